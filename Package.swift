@@ -1,0 +1,30 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Upcoming language features every target opts into (as swift-log does).
+let strictSettings: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+  name: "DIContainer",
+  platforms: [.macOS(.v15)],
+  products: [
+    .library(name: "DIContainer", targets: ["DIContainer", "DIParts", "DIFrameworks"])
+  ],
+  targets: [
+    .target(name: "DIContainer", swiftSettings: strictSettings),
+    .target(name: "DIParts", dependencies: ["DIContainer"], swiftSettings: strictSettings),
+    .target(
+      name: "DIFrameworks", dependencies: ["DIContainer", "DIParts"], swiftSettings: strictSettings),
+    .testTarget(
+      name: "DIContainerTests", dependencies: ["DIContainer"], swiftSettings: strictSettings),
+    .testTarget(
+      name: "DIPartsTests", dependencies: ["DIContainer", "DIParts"], swiftSettings: strictSettings),
+    .testTarget(
+      name: "DIFrameworksTests", dependencies: ["DIContainer", "DIParts", "DIFrameworks"],
+      swiftSettings: strictSettings),
+  ],
+  swiftLanguageModes: [.v6]
+)

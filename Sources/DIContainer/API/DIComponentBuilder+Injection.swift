@@ -1,0 +1,82 @@
+extension DIComponentBuilder {
+  /// Injects a property by key path after the instance is made.
+  ///
+  /// The property's type is resolved like an initializer parameter: `Optional`, `Lazy`
+  /// and `Provider` properties are recognized.
+  ///
+  /// - Parameters:
+  ///   - cycle: Postpone the injection until the whole graph of the request is built,
+  ///     which breaks a cycle (with `.objectGraph` or a cached lifetime on the loop).
+  ///   - keyPath: The property.
+  /// - Returns: This builder.
+  ///
+  /// ```swift
+  /// container.register(Cat.init).injection(\.owner)
+  /// container.register(Cat.init).injection(cycle: true, \.friend)
+  /// ```
+  @discardableResult
+  public func injection<Value>(
+    cycle: Bool = false, _ keyPath: ReferenceWritableKeyPath<Impl, Value>
+  ) -> Self {
+    injection(cycle: cycle, keyPath) { (value: Value) in value }
+  }
+
+  /// Injects a property by key path, with a modifier on the resolved value.
+  ///
+  /// - Parameters:
+  ///   - cycle: Postpone the injection until the graph is built (breaks a cycle).
+  ///   - keyPath: The property.
+  ///   - modifier: Maps the resolved parameter to the property's value:
+  ///     `{ many($0) }`, `{ by(tag: Indoor.self, on: $0) }`.
+  /// - Returns: This builder.
+  ///
+  /// ```swift
+  /// container.register(Cat.init).injection(\.toys) { many($0) }
+  /// ```
+  @discardableResult
+  public func injection<Value, Parameter>(
+    cycle: Bool = false, _ keyPath: ReferenceWritableKeyPath<Impl, Value>,
+    _ modifier: @escaping @Sendable (Parameter) -> Value
+  ) -> Self {
+    let property = SendableKeyPath(keyPath: keyPath)
+    return add(cycle: cycle, parameters: [DIRequest(for: Parameter.self)]) {
+      (instance, context) throws(DIError) in
+      let value = modifier(try context.value(Parameter.self, tag: nil))
+      // The component makes only `Impl` instances.
+      (instance as! Impl)[keyPath: property.keyPath] = value
+    }
+  }
+
+  /// Calls a method with resolved parameters after the instance is made.
+  ///
+  /// - Parameters:
+  ///   - cycle: Postpone the call until the graph is built (breaks a cycle).
+  ///   - method: Receives the instance and its resolved parameters; modifiers apply.
+  /// - Returns: This builder.
+  ///
+  /// ```swift
+  /// container.register(Cat.init).injection { cat, food in cat.feed(food) }
+  /// ```
+  @discardableResult
+  public func injection<each Parameter>(
+    cycle: Bool = false, _ method: @escaping @Sendable (Impl, repeat each Parameter) -> Void
+  ) -> Self {
+    var parameters: [DIRequest] = []
+    for parameter in repeat (each Parameter).self {
+      parameters.append(DIRequest(for: parameter))
+    }
+    return add(cycle: cycle, parameters: parameters) { (instance, context) throws(DIError) in
+      // The component makes only `Impl` instances.
+      method(instance as! Impl, repeat try context.value((each Parameter).self, tag: nil))
+    }
+  }
+
+  private func add(
+    cycle: Bool, parameters: [DIRequest],
+    _ run: @escaping @Sendable (Any, inout DIResolutionContext) throws(DIError) -> Void
+  ) -> Self {
+    edit {
+      $0.injections.append(Injection(isCycleBreak: cycle, dependencies: parameters, run: run))
+    }
+  }
+}

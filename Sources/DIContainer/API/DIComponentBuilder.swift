@@ -1,0 +1,138 @@
+/// Declares what a registered component provides and how: returned by
+/// ``DIContainer/register(file:line:_:)-(_,_,(repeat_each_Parameter)->Impl)``, every call
+/// returns the builder so calls chain.
+///
+/// ```swift
+/// container.register(Cat.init)
+///   .as(Animal.self)
+///   .lifetime(.perContainer(.single))
+///   .injection(\.owner)
+///   .default()
+/// ```
+public struct DIComponentBuilder<Impl>: Sendable {
+  let container: DIContainer
+  let index: Int
+
+  /// Applies `change` to the draft of this component.
+  func edit(_ change: (inout ComponentDraft) -> Void) -> Self {
+    container.edit { registry in
+      change(&registry.drafts[index])
+      registry.drafts[index].compiled = nil
+    }
+    return self
+  }
+
+  /// Makes the component resolvable as `service` too.
+  ///
+  /// One component keeps one instance across its services: a `.perContainer(.single)`
+  /// `Cat` resolved as `Cat`, `Animal` and `Pet` is the same object. The instances must
+  /// conform to `service`; a request that finds one that does not is a ``DIError``.
+  ///
+  /// - Parameter service: A protocol or superclass of the instances.
+  /// - Returns: This builder.
+  ///
+  /// ```swift
+  /// container.register(Cat.init).as(Animal.self).as(Pet.self)
+  /// ```
+  @discardableResult
+  public func `as`<Service>(_ service: Service.Type) -> Self {
+    provide(ServiceKey(Service.self))
+  }
+
+  /// Makes the component resolvable as `service` under `tag` (any type is a tag).
+  ///
+  /// A tagged service is found by `by(tag:on:)` and by `many`, not by a plain request.
+  ///
+  /// - Parameters:
+  ///   - service: A protocol or superclass of the instances.
+  ///   - tag: The tag type.
+  /// - Returns: This builder.
+  ///
+  /// ```swift
+  /// container.register(Cat.init).as(Pet.self, tag: Indoor.self)
+  /// let pet: Pet = by(tag: Indoor.self, on: container.resolve())
+  /// ```
+  @discardableResult
+  public func `as`<Service, Tag>(_ service: Service.Type, tag: Tag.Type) -> Self {
+    provide(ServiceKey(Service.self, tag: Tag.self))
+  }
+
+  private func provide(_ service: ServiceKey) -> Self {
+    edit { draft in
+      if !draft.services.contains(service) { draft.services.append(service) }
+    }
+  }
+
+  /// Sets how long instances live; the default is ``DILifetime/prototype``.
+  ///
+  /// - Parameter lifetime: The lifetime.
+  /// - Returns: This builder.
+  ///
+  /// ```swift
+  /// container.register(Cat.init).lifetime(.perContainer(.weak))
+  /// ```
+  @discardableResult
+  public func lifetime(_ lifetime: DILifetime) -> Self {
+    edit { $0.lifetime = lifetime }
+  }
+
+  /// Runs `action` after every injection of a new instance, cycle-breaking ones
+  /// included.
+  ///
+  /// - Parameter action: Receives the instance.
+  /// - Returns: This builder.
+  ///
+  /// ```swift
+  /// container.register(Presenter.init)
+  ///   .injection(\.interactor)
+  ///   .postInit { presenter in presenter.interactor.delegate = presenter }
+  /// ```
+  @discardableResult
+  public func postInit(_ action: @escaping @Sendable (Impl) -> Void) -> Self {
+    edit { draft in
+      let previous = draft.postInit
+      draft.postInit = { instance in
+        previous?(instance)
+        // The component makes only `Impl` instances.
+        action(instance as! Impl)
+      }
+    }
+  }
+
+  /// Prefers this component among several candidates of a service.
+  ///
+  /// - Returns: This builder.
+  ///
+  /// ```swift
+  /// container.register { MainLogger(loggers: many($0)) }.as(Logger.self).default()
+  /// ```
+  @discardableResult
+  public func `default`() -> Self {
+    edit { $0.isDefault = true }
+  }
+
+  /// Makes this component beat every other candidate of its services, modularity
+  /// included: a test double on an existing graph.
+  ///
+  /// - Returns: This builder.
+  ///
+  /// ```swift
+  /// container.register(FakeClock.init).as(Clock.self).test()
+  /// ```
+  @discardableResult
+  public func test() -> Self {
+    edit { $0.isTest = true }
+  }
+
+  /// Marks an entry point of the graph, where validation starts.
+  ///
+  /// - Returns: This builder.
+  ///
+  /// ```swift
+  /// container.register(Server.init).root()
+  /// ```
+  @discardableResult
+  public func root() -> Self {
+    edit { $0.isRoot = true }
+  }
+}

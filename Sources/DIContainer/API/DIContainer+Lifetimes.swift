@@ -1,0 +1,66 @@
+extension DIContainer {
+  /// Creates every `.single` component now, as singletons for the rest of the process.
+  ///
+  /// A component that cannot be made is logged as an error and left to fail again at
+  /// its first request. Without this call, `.single` behaves as
+  /// `.perApplication(.single)`.
+  ///
+  /// ```swift
+  /// container.register(Config.init).lifetime(.single)
+  /// container.initializeSingletonObjects()
+  /// ```
+  public func initializeSingletonObjects() {
+    for component in snapshot.components {
+      guard case .single = component.lifetime else { continue }
+      var context = DIResolutionContext(
+        container: self, snapshot: snapshot, requester: component.framework, arguments: nil)
+      do throws(DIError) {
+        _ = try context.instance(of: component)
+        try context.finish()
+      } catch {
+        var error = error
+        error.enter(component.name, component: component.summary)
+        DISetting.Log.log(.error, "initializeSingletonObjects: \(error)")
+      }
+    }
+  }
+
+  /// Drops every `.perContainer` instance; the next request makes a new one.
+  ///
+  /// This does not guarantee the objects are destroyed (others may hold them), only that
+  /// the container holds them no more. `.perApplication` and `.single` instances stay.
+  ///
+  /// ```swift
+  /// container.clean()
+  /// ```
+  public func clean() {
+    clean { component in
+      if case .perContainer = component.lifetime { return true }
+      return false
+    }
+  }
+
+  /// Drops the `.perFramework` instances of framework `module`, or the `.perPart`
+  /// instances of part `module`.
+  package func clean(module: DIModuleID) {
+    clean { component in
+      switch component.lifetime {
+      case .perFramework: component.framework == module
+      case .perPart: component.part == module
+      default: false
+      }
+    }
+  }
+
+  /// Drops the cached instances of the components `matching` selects.
+  func clean(where matching: (Component) -> Bool) {
+    var dropped: [Instance] = []
+    for component in snapshot.components where matching(component) {
+      if case .cell(let cell) = component.storage, let instance = cell.clear() {
+        dropped.append(instance)
+      }
+    }
+    // Released here, after every cell's lock.
+    dropped.removeAll()
+  }
+}

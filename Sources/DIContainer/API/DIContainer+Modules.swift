@@ -1,0 +1,51 @@
+import Synchronization
+
+extension DIContainer {
+  /// Runs `load` with `module` as the innermost module of the calling thread, unless
+  /// `module` was loaded into this container before (a module loads once).
+  ///
+  /// Components registered by `load` belong to `module` (and to the enclosing module of
+  /// the other kind, if any).
+  ///
+  /// - Returns: Whether `load` ran.
+  @discardableResult
+  package func load(_ module: DIModuleID, _ load: () -> Void) -> Bool {
+    let thread = ThreadIdentity.current
+    let isNew = edit { registry in
+      guard registry.loaded.insert(module).inserted else { return false }
+      registry.loading.append((module, thread))
+      return true
+    }
+    guard isNew else {
+      DISetting.Log.log(.verbose, "\(module) is already loaded")
+      return false
+    }
+    load()
+    edit { registry in
+      if let index = registry.loading.lastIndex(where: { $0.module == module }) {
+        registry.loading.remove(at: index)
+      }
+    }
+    DISetting.Log.log(.info, "loaded \(module)")
+    return true
+  }
+
+  /// The innermost framework whose `load` is running on the calling thread.
+  package var loadingFramework: DIModuleID? {
+    let thread = ThreadIdentity.current
+    return registry.withLock { $0.innermost(.framework, on: thread) }
+  }
+
+  /// Records that `framework` imports `imported`: its components fall back on the
+  /// imported framework's candidates.
+  package func addImport(_ imported: DIModuleID, to framework: DIModuleID) {
+    edit { registry in
+      _ = registry.imports[framework, default: []].insert(imported)
+    }
+  }
+
+  /// Whether `module` was loaded into this container.
+  package func hasLoaded(_ module: DIModuleID) -> Bool {
+    registry.withLock { $0.loaded.contains(module) }
+  }
+}

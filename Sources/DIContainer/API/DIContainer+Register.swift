@@ -1,0 +1,76 @@
+extension DIContainer {
+  /// Registers a component made by `initializer`, whose parameters are resolved by type.
+  ///
+  /// Pass an initializer reference or a closure; any number of parameters works. In a
+  /// closure, modifiers change how a parameter is resolved: `many($0)`,
+  /// `by(tag: T.self, on: $0)`, `arg($0)`; `Optional`, `Lazy` and `Provider` parameters are
+  /// recognized by their type, in initializer references too.
+  ///
+  /// The closure is `@Sendable`, so what it captures must be; the objects it makes need
+  /// not be, but those a caching lifetime shares between threads must be thread-safe.
+  /// `@MainActor` types cannot be made by a `@Sendable` factory.
+  ///
+  /// - Parameters:
+  ///   - file: The registration's file, shown in errors and graphs.
+  ///   - line: The registration's line.
+  ///   - initializer: Makes an instance from its resolved parameters.
+  /// - Returns: A builder to declare services, lifetime and injections.
+  ///
+  /// ```swift
+  /// container.register(Cat.init)
+  /// container.register { Car(engine: $0, body: $1) }
+  /// container.register(Bus.init(engine:wheels:))
+  /// ```
+  @discardableResult
+  public func register<Impl, each Parameter>(
+    file: StaticString = #fileID, line: UInt = #line,
+    _ initializer: @escaping @Sendable (repeat each Parameter) -> Impl
+  ) -> DIComponentBuilder<Impl> {
+    var parameters: [DIRequest] = []
+    for parameter in repeat (each Parameter).self {
+      parameters.append(DIRequest(for: parameter))
+    }
+    let factory: Factory = { (context: inout DIResolutionContext) throws(DIError) -> Any in
+      initializer(repeat try context.value((each Parameter).self, tag: nil))
+    }
+    return add(Impl.self, file: file, line: line, factory: factory, parameters: parameters)
+  }
+
+  /// Registers a type the container does not make: instances come from outside and get
+  /// their property injections from ``inject(into:file:line:)``.
+  ///
+  /// - Parameters:
+  ///   - file: The registration's file, shown in errors and graphs.
+  ///   - line: The registration's line.
+  ///   - type: The type of the instances.
+  /// - Returns: A builder to declare services and injections.
+  ///
+  /// ```swift
+  /// container.register(Presenter.self).injection(\.view)
+  /// container.inject(into: presenter)
+  /// ```
+  @discardableResult
+  public func register<Impl>(
+    file: StaticString = #fileID, line: UInt = #line, _ type: Impl.Type
+  ) -> DIComponentBuilder<Impl> {
+    add(Impl.self, file: file, line: line, factory: nil, parameters: [])
+  }
+
+  private func add<Impl>(
+    _ type: Impl.Type, file: StaticString, line: UInt, factory: Factory?,
+    parameters: [DIRequest]
+  ) -> DIComponentBuilder<Impl> {
+    let thread = ThreadIdentity.current
+    let index = edit { registry in
+      registry.drafts.append(
+        ComponentDraft(
+          implementation: Impl.self, file: file, line: line,
+          framework: registry.innermost(.framework, on: thread),
+          part: registry.innermost(.part, on: thread), order: registry.drafts.count,
+          factory: factory, parameters: parameters, services: [ServiceKey(Impl.self)]))
+      return registry.drafts.count - 1
+    }
+    DISetting.Log.log(.verbose, "registered \(Impl.self) at \(file):\(line)")
+    return DIComponentBuilder(container: self, index: index)
+  }
+}

@@ -1,0 +1,68 @@
+/// How a component makes a new instance: resolves the initializer's parameters from the
+/// context and calls it.
+typealias Factory = @Sendable (inout DIResolutionContext) throws(DIError) -> Any
+
+/// Where a component's instances are kept, decided once when the component is compiled.
+enum InstanceStorage: Sendable {
+  case none
+  case objectGraph
+  case cell(InstanceCell)
+}
+
+/// A registration as resolution sees it: immutable, shared by every thread.
+///
+/// Built from a ``ComponentDraft`` when the registry publishes a new snapshot; the cell
+/// that holds cached instances belongs to the draft, so it survives recompilation.
+final class Component: Sendable {
+  let implementation: Any.Type
+  let file: StaticString
+  let line: UInt
+  let framework: DIModuleID?
+  let part: DIModuleID?
+  let lifetime: DILifetime
+  let factory: Factory?
+  let parameters: [DIRequest]
+  let services: [ServiceKey]
+  let injections: [Injection]
+  let hasCycleBreaks: Bool
+  let postInit: (@Sendable (Any) -> Void)?
+  let isDefault: Bool
+  let isTest: Bool
+  let isRoot: Bool
+  let storage: InstanceStorage
+  /// Registration order within the container.
+  let order: Int
+
+  init(draft: ComponentDraft, storage: InstanceStorage) {
+    implementation = draft.implementation
+    file = draft.file
+    line = draft.line
+    framework = draft.framework
+    part = draft.part
+    lifetime = draft.lifetime
+    factory = draft.factory
+    parameters = draft.parameters
+    services = draft.services
+    injections = draft.injections
+    hasCycleBreaks = draft.injections.contains { $0.isCycleBreak }
+    postInit = draft.postInit
+    isDefault = draft.isDefault
+    isTest = draft.isTest
+    isRoot = draft.isRoot
+    self.storage = storage
+    order = draft.order
+  }
+
+  /// `Cat`, for errors and logs.
+  var name: String { String(describing: implementation) }
+
+  /// `Tests/CatTests.swift:12`.
+  var location: String { "\(file):\(line)" }
+
+  /// `Cat (CatTests.swift:12)`, with the framework and part when there are any.
+  var summary: String {
+    let modules = [framework?.name, part?.name].compactMap { $0 }
+    let owner = modules.isEmpty ? "" : modules.joined(separator: ", ") + ", "
+    return "\(name) (\(owner)\(location))"
+  }
+}

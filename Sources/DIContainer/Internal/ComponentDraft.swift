@@ -1,0 +1,23 @@
+/// A registration as the builder edits it, under the registry's lock.
+struct ComponentDraft {
+  let implementation: Any.Type
+  let file: StaticString
+  let line: UInt
+  let framework: DIModuleID?
+  let part: DIModuleID?
+  let order: Int
+  var factory: Factory?
+  var parameters: [DIRequest]
+  /// The implementation type first, then every `as(_:)`.
+  var services: [ServiceKey]
+  var lifetime: DILifetime = .prototype
+  var injections: [Injection] = []
+  var postInit: (@Sendable (Any) -> Void)?
+  var isDefault = false
+  var isTest = false
+  var isRoot = false
+  /// The compiled form, until the next edit.
+  var compiled: Component?
+  /// The cell that keeps this registration's instances, made on first need.
+  var cell: InstanceCell?
+}

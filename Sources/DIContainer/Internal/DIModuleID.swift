@@ -1,0 +1,34 @@
+/// A framework or part that registers components, as the core sees it.
+///
+/// The core knows only this abstract "module"; `DIParts` and `DIFrameworks` give it
+/// typed faces (`DIPart`, `DIFramework`).
+package struct DIModuleID: Hashable, Sendable, CustomStringConvertible {
+  /// Which layer the module belongs to.
+  package enum Kind: Sendable {
+    case framework
+    case part
+  }
+
+  package let kind: Kind
+  /// The `DIFramework` or `DIPart` type.
+  package let type: Any.Type
+
+  /// The module declared by `type` (a `DIFramework` or `DIPart` type).
+  package init(_ kind: Kind, type: Any.Type) {
+    self.kind = kind
+    self.type = type
+  }
+
+  /// The type's name, for errors and graphs.
+  package var name: String { String(describing: type) }
+
+  package static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.type == rhs.type && lhs.kind == rhs.kind
+  }
+
+  package func hash(into hasher: inout Hasher) {
+    hasher.combine(ObjectIdentifier(type))
+  }
+
+  package var description: String { name }
+}

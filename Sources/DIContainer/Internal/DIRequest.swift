@@ -1,0 +1,53 @@
+/// What one initializer parameter or injection asks for, once its modifiers are peeled:
+/// `many(by(tag: Indoor.self, on: $0))` asks for every `Pet` tagged `Indoor`.
+///
+/// Built once per registration; the graph uses it to draw edges.
+package struct DIRequest: Sendable {
+  /// The service type asked for.
+  package var type: Any.Type
+  /// The tag, for `by(tag:on:)`.
+  package var tag: Any.Type?
+  /// `Optional`: nil when there is no unambiguous candidate.
+  package var isOptional = false
+  /// `many($0)`: every candidate.
+  package var isMany = false
+  /// `manyInFramework($0)`: every candidate of the requester's framework.
+  package var isManyInFramework = false
+  /// `Lazy`/`Provider`: made later, so it does not take part in cycles.
+  package var isDelayed = false
+  /// `arg($0)`: a runtime argument, not a service.
+  package var isArgument = false
+
+  /// The request a parameter of type `parameter` makes.
+  package init(for parameter: Any.Type) {
+    self.type = parameter
+    if let modifier = parameter as? any DIParameterModifier.Type {
+      modifier.describe(&self)
+    }
+  }
+}
+
+/// A parameter type that changes how its value is resolved: `Optional`, `DIMany`,
+/// `DIByTag`, `DIArg`, and the delayed `Lazy`/`Provider` types.
+///
+/// The resolver recognizes these at run time, so an initializer reference
+/// `register(Cat.init)` whose parameter is `Owner?` resolves it optionally.
+package protocol DIParameterModifier {
+  /// Records in `request` what this type asks for (and what the wrapped type asks for).
+  static func describe(_ request: inout DIRequest)
+
+  /// Resolves a value of this type, under `tag` when one is given.
+  static func resolve(
+    in context: inout DIResolutionContext, tag: Any.Type?
+  ) throws(DIError) -> Self
+}
+
+extension DIRequest {
+  /// Peels the wrapped type's modifiers, or records it as the service asked for.
+  package mutating func describe(wrapped: Any.Type) {
+    type = wrapped
+    if let modifier = wrapped as? any DIParameterModifier.Type {
+      modifier.describe(&self)
+    }
+  }
+}

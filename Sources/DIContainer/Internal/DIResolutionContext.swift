@@ -1,0 +1,248 @@
+/// The state of one request: the snapshot it reads, the object graph, who is asking (for
+/// modularity), the runtime arguments, and how deep it has gone (for cycles).
+///
+/// Lives on the stack of the `resolve` call and is passed `inout` to every factory, so a
+/// request allocates nothing of its own unless its graph needs an ``ObjectGraph``.
+package struct DIResolutionContext {
+  /// Deeper than this, a request is taken for a cycle.
+  static let maxDepth = 64
+
+  /// The container asked.
+  package let container: DIContainer
+  /// Kept alive by `container`, which holds every snapshot it published.
+  unowned(unsafe) let snapshot: Snapshot
+  /// The `.objectGraph` instances and postponed injections, once needed.
+  package var graph: ObjectGraph?
+  /// The framework on whose behalf the current request is made.
+  package var requester: DIModuleID?
+  /// The runtime arguments for the component asked for.
+  package var arguments: [Any]?
+  var nextArgument = 0
+  /// How many components are being built, one inside the other.
+  var depth = 0
+  /// The postponement generation of the work being done.
+  var generation = 0
+
+  init(container: DIContainer, snapshot: Snapshot, requester: DIModuleID?, arguments: [Any]?) {
+    self.container = container
+    self.snapshot = snapshot
+    self.requester = requester
+    self.arguments = arguments
+  }
+
+  /// The object graph of this request, made on first need.
+  package mutating func sharedGraph() -> ObjectGraph {
+    if let graph { return graph }
+    let graph = ObjectGraph()
+    self.graph = graph
+    return graph
+  }
+
+  // MARK: - Requests
+
+  /// Resolves a parameter of type `T`: a service, or a modifier such as `Optional`,
+  /// `DIMany` or `Lazy`.
+  package mutating func value<T>(_ type: T.Type, tag: Any.Type?) throws(DIError) -> T {
+    let key = ServiceKey(type: ObjectIdentifier(T.self), tag: tag.map(ObjectIdentifier.init))
+    if let entry = snapshot.entries[key] {
+      return try instance(T.self, of: try choose(entry, for: T.self, tag: tag))
+    }
+    if let modifier = T.self as? any DIParameterModifier.Type {
+      return try resolve(modifier, as: T.self, tag: tag)
+    }
+    throw DIError(.notRegistered, requestedName: Self.name(of: T.self, tag: tag))
+  }
+
+  /// Resolves `Wrapped`, or nil when no candidate or no single candidate provides it.
+  /// A failure further down the chosen component's graph is still an error.
+  package mutating func optionalValue<Wrapped>(
+    _ type: Wrapped.Type, tag: Any.Type?
+  ) throws(DIError) -> Wrapped? {
+    let key = ServiceKey(
+      type: ObjectIdentifier(Wrapped.self), tag: tag.map(ObjectIdentifier.init))
+    if let entry = snapshot.entries[key] {
+      guard let component = try? choose(entry, for: Wrapped.self, tag: tag) else { return nil }
+      return try instance(Wrapped.self, of: component)
+    }
+    if let modifier = Wrapped.self as? any DIParameterModifier.Type {
+      return try resolve(modifier, as: Wrapped.self, tag: tag)
+    }
+    return nil
+  }
+
+  /// Every instance of `T` (under `tag`), in registration order; only those of the
+  /// requester's framework when `inFramework`.
+  package mutating func all<T>(
+    _ type: T.Type, tag: Any.Type?, inFramework: Bool
+  ) throws(DIError) -> [T] {
+    let key = ServiceKey(type: ObjectIdentifier(T.self), tag: tag.map(ObjectIdentifier.init))
+    guard let components = snapshot.collections[key] else { return [] }
+    var values: [T] = []
+    values.reserveCapacity(components.count)
+    for component in components where !inFramework || component.framework == requester {
+      values.append(try instance(T.self, of: component))
+    }
+    return values
+  }
+
+  /// The next runtime argument, which must be a `T`.
+  package mutating func nextArgument<T>(_ type: T.Type) throws(DIError) -> T {
+    nextArgument += 1
+    let position = nextArgument
+    guard depth <= 1, let arguments, position <= arguments.count else {
+      throw DIError(
+        .missingArgument(position: position, expected: String(describing: T.self)),
+        requestedName: String(describing: T.self))
+    }
+    let argument = arguments[position - 1]
+    guard let typed = argument as? T else {
+      throw DIError(
+        .wrongArgument(
+          position: position, expected: String(describing: T.self),
+          actual: String(describing: Swift.type(of: argument))),
+        requestedName: String(describing: T.self))
+    }
+    return typed
+  }
+
+  private mutating func resolve<T>(
+    _ modifier: any DIParameterModifier.Type, as type: T.Type, tag: Any.Type?
+  ) throws(DIError) -> T {
+    // Only reached when `T` is the modifier type itself, so the cast holds.
+    try Self.open(modifier, in: &self, tag: tag) as! T
+  }
+
+  private static func open<M: DIParameterModifier>(
+    _ modifier: M.Type, in context: inout DIResolutionContext, tag: Any.Type?
+  ) throws(DIError) -> Any {
+    try M.resolve(in: &context, tag: tag)
+  }
+
+  static func name(of type: Any.Type, tag: Any.Type?) -> String {
+    guard let tag else { return String(describing: type) }
+    return "\(type) tagged \(tag)"
+  }
+
+  // MARK: - Choosing a candidate
+
+  /// The candidate that serves a request, by the rules of ``DIContainer``: a single
+  /// `.test()` one, then the requester's framework, then the frameworks it imports, then
+  /// the `.default()` one.
+  func choose(_ entry: ServiceEntry, for type: Any.Type, tag: Any.Type?) throws(DIError)
+    -> Component
+  {
+    switch entry {
+    case .single(let component):
+      return component
+    case .multiple(let candidates):
+      if let test = candidates.test { return test }
+      if let requester, let modular = modularChoice(candidates.all, requester: requester) {
+        return modular
+      }
+      if let fallback = candidates.fallback { return fallback }
+      throw DIError(
+        .ambiguous(candidates: candidates.all.map(\.summary)),
+        requestedName: Self.name(of: type, tag: tag))
+    }
+  }
+
+  private func modularChoice(_ all: [Component], requester: DIModuleID) -> Component? {
+    if let own = Candidates.unique(all.filter { $0.framework == requester }) { return own }
+    guard let imports = snapshot.imports[requester], !imports.isEmpty else { return nil }
+    return Candidates.unique(all.filter { $0.framework.map(imports.contains) ?? false })
+  }
+
+  // MARK: - Instances
+
+  /// The instance `component` provides, as a `T`; a failure records this step.
+  mutating func instance<T>(_ type: T.Type, of component: Component) throws(DIError) -> T {
+    let value: Any
+    do throws(DIError) {
+      value = try instance(of: component)
+    } catch {
+      var error = error
+      error.enter(String(describing: T.self), component: component.summary)
+      throw error
+    }
+    guard let typed = value as? T else {
+      throw DIError(
+        .notAService, requestedName: String(describing: T.self), component: component.summary)
+    }
+    return typed
+  }
+
+  /// The instance of `component`, from its lifetime's storage or new.
+  mutating func instance(of component: Component) throws(DIError) -> Any {
+    switch component.storage {
+    case .none:
+      return try build(component) { _ in }
+    case .objectGraph:
+      let graph = sharedGraph()
+      if let existing = graph.instance(of: component) { return existing }
+      return try build(component) { graph.store($0, for: component) }
+    case .cell(let cell):
+      return try cell.instance(
+        { publish throws(DIError) in try build(component, publish: publish) },
+        onCycle: { DIError(.cycle) })
+    }
+  }
+
+  /// Makes a new instance of `component` and runs its injections; `publish` receives it
+  /// before the injections, so a cycle through them finds it.
+  mutating func build(
+    _ component: Component, publish: (Any) -> Void
+  ) throws(DIError) -> Any {
+    guard let factory = component.factory else { throw DIError(.noInitializer) }
+    guard depth < Self.maxDepth else { throw DIError(.cycle) }
+    depth += 1
+    let outerRequester = requester
+    requester = component.framework
+    defer {
+      depth -= 1
+      requester = outerRequester
+    }
+    let value = try factory(&self)
+    publish(value)
+    try inject(component, into: value)
+    return value
+  }
+
+  /// Runs the injections of `component` on `value`; postpones the cycle-breaking ones
+  /// and `postInit` until the graph is built.
+  mutating func inject(_ component: Component, into value: Any) throws(DIError) {
+    for injection in component.injections where !injection.isCycleBreak {
+      try injection.run(value, &self)
+    }
+    if component.hasCycleBreaks {
+      sharedGraph().postpone(
+        .init(instance: Instance(value: value), component: component, generation: generation + 1))
+    } else {
+      component.postInit?(value)
+    }
+  }
+
+  /// Runs the postponed injections, including those their own resolutions postpone.
+  mutating func finish() throws(DIError) {
+    guard let graph else { return }
+    while let pending = graph.takePending() {
+      let component = pending.component
+      guard pending.generation < Self.maxDepth else {
+        throw DIError(.cycle, requestedName: component.name, component: component.summary)
+      }
+      let outerRequester = requester
+      requester = component.framework
+      generation = pending.generation
+      defer { requester = outerRequester }
+      do throws(DIError) {
+        for injection in component.injections where injection.isCycleBreak {
+          try injection.run(pending.instance.value, &self)
+        }
+      } catch {
+        var error = error
+        error.enter(component.name, component: component.summary)
+        throw error
+      }
+      component.postInit?(pending.instance.value)
+    }
+  }
+}

@@ -1,0 +1,56 @@
+/// A container's registrations and module bookkeeping, edited under the container's lock.
+struct Registry {
+  var drafts: [ComponentDraft] = []
+  /// Every snapshot published, kept so lock-free readers never see one freed.
+  var snapshots: [Snapshot] = []
+  /// The frameworks and parts whose `load` is running, innermost last, with the thread
+  /// running it: a registration belongs to the innermost module of its own thread.
+  var loading: [(module: DIModuleID, thread: ThreadIdentity)] = []
+  /// Modules loaded into this container (each loads once).
+  var loaded: Set<DIModuleID> = []
+  /// The frameworks each framework imports.
+  var imports: [DIModuleID: Set<DIModuleID>] = [:]
+
+  /// The innermost module of `kind` being loaded on `thread`.
+  func innermost(_ kind: DIModuleID.Kind, on thread: ThreadIdentity) -> DIModuleID? {
+    loading.last { $0.thread == thread && $0.module.kind == kind }?.module
+  }
+
+  /// Compiles every draft that changed since the last snapshot and returns them all.
+  mutating func compile() -> [Component] {
+    var components: [Component] = []
+    components.reserveCapacity(drafts.count)
+    for index in drafts.indices {
+      if let compiled = drafts[index].compiled {
+        components.append(compiled)
+        continue
+      }
+      let component = Component(draft: drafts[index], storage: storage(for: index))
+      drafts[index].compiled = component
+      components.append(component)
+    }
+    return components
+  }
+
+  /// Where the instances of draft `index` are kept; its cell is made once and reused.
+  private mutating func storage(for index: Int) -> InstanceStorage {
+    let draft = drafts[index]
+    switch draft.lifetime {
+    case .prototype: return .none
+    case .objectGraph: return .objectGraph
+    default: break
+    }
+    let weak = draft.lifetime.isWeak
+    if draft.lifetime.isProcessWide {
+      return .cell(
+        ApplicationCells.cell(
+          for: .init(
+            implementation: ObjectIdentifier(draft.implementation), file: "\(draft.file)",
+            line: draft.line, weak: weak)))
+    }
+    if let cell = draft.cell, cell.isWeak == weak { return .cell(cell) }
+    let cell = InstanceCell(weak: weak)
+    drafts[index].cell = cell
+    return .cell(cell)
+  }
+}

@@ -1,0 +1,79 @@
+/// The candidates of one service.
+enum ServiceEntry: Sendable {
+  /// The common case: exactly one component provides the service.
+  case single(Component)
+  /// Several components provide it; the choice may depend on who asks.
+  case multiple(Candidates)
+}
+
+/// Several components providing one service, with what can be decided in advance.
+final class Candidates: Sendable {
+  let all: [Component]
+  /// The only `.test()` candidate, which beats every other.
+  let test: Component?
+  /// The choice when modularity does not decide: the only candidate left after keeping
+  /// the `.default()` ones, if exactly one is.
+  let fallback: Component?
+
+  init(_ all: [Component]) {
+    self.all = all
+    let tests = all.filter(\.isTest)
+    test = tests.count == 1 ? tests[0] : nil
+    fallback = Self.unique(all)
+  }
+
+  /// The only candidate of `components`, or its only `.default()` one.
+  static func unique(_ components: [Component]) -> Component? {
+    if components.count == 1 { return components[0] }
+    var found: Component?
+    for component in components where component.isDefault {
+      if found != nil { return nil }
+      found = component
+    }
+    return found
+  }
+}
+
+/// An immutable view of a container's registrations, published for lock-free reading.
+///
+/// A container builds a snapshot when a request finds the last one outdated, and keeps
+/// every snapshot it published until it is itself released, so a reader holding one never
+/// sees it freed.
+final class Snapshot: Sendable {
+  let components: [Component]
+  /// Candidates by exact service key (type, or type and tag).
+  let entries: [ServiceKey: ServiceEntry]
+  /// Every component providing a type, tagged or not, for `many`; and the tagged ones
+  /// under their tag.
+  let collections: [ServiceKey: [Component]]
+  /// The frameworks each framework imports.
+  let imports: [DIModuleID: Set<DIModuleID>]
+
+  init(components: [Component], imports: [DIModuleID: Set<DIModuleID>]) {
+    self.components = components
+    self.imports = imports
+    var grouped: [ServiceKey: [Component]] = [:]
+    var collections: [ServiceKey: [Component]] = [:]
+    for component in components {
+      for service in component.services {
+        grouped[service, default: []].append(component)
+        collections[service, default: []].append(component)
+        let untagged = ServiceKey(type: service.type, tag: nil)
+        if service.tag != nil, collections[untagged]?.last !== component {
+          collections[untagged, default: []].append(component)
+        }
+      }
+    }
+    entries = grouped.mapValues { $0.count == 1 ? .single($0[0]) : .multiple(Candidates($0)) }
+    self.collections = collections
+  }
+
+  static let empty = Snapshot(components: [], imports: [:])
+}
+
+extension ServiceKey {
+  init(type: ObjectIdentifier, tag: ObjectIdentifier?) {
+    self.type = type
+    self.tag = tag
+  }
+}
