@@ -137,3 +137,13 @@ public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
     return path[start...shown.endIndex - 1]
   }
 }
+
+extension DIError.Reason {
+  /// No component, or no single component, provides the service.
+  var isNoUniqueCandidate: Bool {
+    switch self {
+    case .notRegistered, .ambiguous: true
+    default: false
+    }
+  }
+}

@@ -64,10 +64,15 @@ package struct DIResolutionContext {
       guard let component = try? choose(entry, for: Wrapped.self, tag: tag) else { return nil }
       return try instance(Wrapped.self, of: component)
     }
-    if let modifier = Wrapped.self as? any DIParameterModifier.Type {
+    guard let modifier = Wrapped.self as? any DIParameterModifier.Type else { return nil }
+    do throws(DIError) {
       return try resolve(modifier, as: Wrapped.self, tag: tag)
+    } catch {
+      // Only the request itself may come out empty: `Optional<DIByTag<Tag, T>>` with no
+      // tagged candidate. A failure below a chosen component has a longer path.
+      guard error.path.count == 1, error.reason.isNoUniqueCandidate else { throw error }
+      return nil
     }
-    return nil
   }
 
   /// Every instance of `T` (under `tag`), in registration order; only those of the
