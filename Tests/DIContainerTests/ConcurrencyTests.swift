@@ -1,0 +1,117 @@
+import DIContainer
+import Dispatch
+import Testing
+
+@Suite struct ConcurrencyTests {
+  @Test func concurrentFirstResolvesOfASingletonCreateOneInstance() {
+    for _ in 0..<20 {
+      let container = DIContainer()
+      let created = Counter()
+      container.register { () -> Owner in
+        created.next()
+        return Owner()
+      }
+      .lifetime(.perContainer(.single))
+      let seen = Lines()
+      DispatchQueue.concurrentPerform(iterations: 64) { _ in
+        let owner: Owner = container.resolve()
+        seen.append("\(ObjectIdentifier(owner).hashValue)")
+      }
+      #expect(created.value == 1)
+      #expect(Set(seen.all).count == 1)
+    }
+  }
+
+  @Test func resolvingWhileAnotherThreadRegistersAndCleans() {
+    let container = DIContainer()
+    container.register(Owner.init).lifetime(.perContainer(.single))
+    container.register(Food.init)
+    container.register { Family(first: $0, second: $1) }
+    let failures = Counter()
+    DispatchQueue.concurrentPerform(iterations: 4) { worker in
+      for round in 0..<300 {
+        if worker == 0 {
+          container.register(Dog.init).as(Animal.self, tag: Indoor.self)
+          if round.isMultiple(of: 10) { container.clean() }
+        } else {
+          let family: Family = container.resolve()
+          let food: Food? = container.resolve()
+          let dogs: [Animal] = many(container.resolve())
+          if family.first !== family.second || food == nil || dogs.count > 300 {
+            failures.next()
+          }
+        }
+      }
+    }
+    #expect(failures.value == 0)
+    let dogs: [Animal] = many(container.resolve())
+    #expect(dogs.count == 300)
+  }
+
+  @Test func aSlowFactoryDoesNotStallUnrelatedResolves() {
+    let container = DIContainer()
+    let release = DispatchSemaphore(value: 0)
+    let started = DispatchSemaphore(value: 0)
+    container.register { () -> Owner in
+      started.signal()
+      release.wait()
+      return Owner()
+    }
+    .lifetime(.perContainer(.single))
+    container.register(Food.init).lifetime(.perContainer(.single))
+
+    let slowDone = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      let _: Owner = container.resolve()
+      slowDone.signal()
+    }
+    started.wait()
+    let unrelatedDone = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      let _: Food = container.resolve()
+      unrelatedDone.signal()
+    }
+    let unrelatedFinished = unrelatedDone.wait(timeout: .now() + 10) == .success
+    release.signal()
+    slowDone.wait()
+    #expect(unrelatedFinished, "an unrelated resolve waited for a slow factory")
+  }
+
+  @Test func aFactoryMayResolveOnAnotherThreadWithoutDeadlock() {
+    let container = DIContainer()
+    container.register(Food.init).lifetime(.perContainer(.single))
+    container.register { () -> Owner in
+      let done = DispatchSemaphore(value: 0)
+      DispatchQueue.global().async {
+        let _: Food = container.resolve()
+        done.signal()
+      }
+      precondition(done.wait(timeout: .now() + 10) == .success, "nested resolve deadlocked")
+      return Owner()
+    }
+    .lifetime(.perContainer(.single))
+    let finished = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      let _: Owner = container.resolve()
+      finished.signal()
+    }
+    #expect(finished.wait(timeout: .now() + 20) == .success)
+  }
+
+  @Test func concurrentWeakResolvesNeverReturnADeadInstance() {
+    let container = DIContainer()
+    container.register(Cat.init).lifetime(.perContainer(.weak))
+    DispatchQueue.concurrentPerform(iterations: 8) { _ in
+      for _ in 0..<500 {
+        let cat: Cat = container.resolve()
+        cat.wakeUp()
+      }
+    }
+    weak var weakCat: Cat?
+    do {
+      let cat: Cat = container.resolve()
+      weakCat = cat
+    }
+    #expect(weakCat == nil)
+  }
+}
