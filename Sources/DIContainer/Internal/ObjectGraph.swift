@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What one `resolve` call shares: its `.objectGraph` instances and the injections it
 /// postponed until the graph is built (`injection(cycle: true, …)`).
 ///
@@ -20,7 +18,7 @@ package final class ObjectGraph: Sendable {
     var nextPending = 0
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   func instance(of component: Component) -> Any? {
     state.withLock { $0.instances[ObjectIdentifier(component)]?.value }
