@@ -12,7 +12,12 @@ package import DIContainer
 /// let routes: [Route] = manyInFramework(container.resolve(from: NewsFramework.self))
 /// ```
 public struct DIManyInFramework<T> {
-  /// The resolved instances.
+  /// The resolved instances, in registration order.
+  ///
+  /// ```swift
+  /// let routes: DIManyInFramework<Route> = container.resolve(from: NewsFramework.self)
+  /// print(routes.values.count)
+  /// ```
   public let values: [T]
 }
 
