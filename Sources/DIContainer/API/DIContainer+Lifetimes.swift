@@ -12,11 +12,10 @@ extension DIContainer {
   public func initializeSingletonObjects() {
     for component in snapshot.components {
       guard case .single = component.lifetime else { continue }
-      var context = DIResolutionContext(
-        container: self, snapshot: snapshot, requester: component.framework, arguments: nil)
       do throws(DIError) {
-        _ = try context.instance(of: component)
-        try context.finish()
+        try DIResolutionContext.with(self, requester: component.framework) {
+          (context) throws(DIError) in _ = try context.instance(of: component)
+        }
       } catch {
         var error = error
         error.enter(component.name, component: component.summary)

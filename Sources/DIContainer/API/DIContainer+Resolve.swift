@@ -97,20 +97,20 @@ extension DIContainer {
   /// try container.tryInject(into: presenter)
   /// ```
   public func tryInject<T>(into object: T) throws(DIError) {
-    var context = DIResolutionContext(
-      container: self, snapshot: snapshot, requester: nil, arguments: nil)
-    let name = String(describing: T.self)
-    guard let entry = context.snapshot.entries[ServiceKey(T.self)] else {
-      throw DIError(.notRegistered, requestedName: name)
-    }
-    let component = try context.choose(entry, for: T.self, tag: nil)
-    do throws(DIError) {
-      try context.inject(component, into: object)
-      try context.finish()
-    } catch {
-      var error = error
-      error.enter(name, component: component.summary)
-      throw error
+    try DIResolutionContext.with(self, requester: nil) { (context) throws(DIError) in
+      let name = String(describing: T.self)
+      guard let entry = context.snapshot.table[ServiceKey(T.self)] else {
+        throw DIError(.notRegistered, requestedName: name)
+      }
+      let component = try context.choose(entry, for: T.self, tag: nil)
+      do throws(DIError) {
+        try context.inject(component, into: object)
+        try context.finish()
+      } catch {
+        var error = error
+        error.enter(name, component: component.summary)
+        throw error
+      }
     }
   }
 
@@ -119,11 +119,10 @@ extension DIContainer {
   package func resolve<T>(
     _ type: T.Type, from framework: DIModuleID?, arguments: [Any]?
   ) throws(DIError) -> T {
-    var context = DIResolutionContext(
-      container: self, snapshot: snapshot, requester: framework, arguments: arguments)
-    let value = try context.value(T.self, tag: nil)
-    try context.finish()
-    return value
+    try DIResolutionContext.with(self, requester: framework, arguments: arguments) {
+      (context) throws(DIError) -> T in
+      try context.value(T.self, tag: nil)
+    }
   }
 
   /// Runs `body`, or prints its error (and logs it) and stops the program.

@@ -1,38 +1,87 @@
 /// The state of one request: the snapshot it reads, the object graph, who is asking (for
 /// modularity), the runtime arguments, and how deep it has gone (for cycles).
 ///
-/// Lives on the stack of the `resolve` call and is passed `inout` to every factory, so a
-/// request allocates nothing of its own unless its graph needs an ``ObjectGraph``.
+/// Lives on the stack of the request (see ``with(_:requester:arguments:_:)``) and is passed
+/// `inout` to every factory. Every stored property is trivial, so the context costs no
+/// reference counting; a request allocates nothing of its own unless its graph needs an
+/// ``ObjectGraph``.
 package struct DIResolutionContext {
   /// Deeper than this, a request is taken for a cycle.
   static let maxDepth = 64
 
-  /// The container asked.
-  package let container: DIContainer
+  /// The container asked; the request's caller keeps it alive.
+  unowned(unsafe) package let container: DIContainer
   /// Kept alive by `container`, which holds every snapshot it published.
   unowned(unsafe) let snapshot: Snapshot
-  /// The `.objectGraph` instances and postponed injections, once needed.
-  package var graph: ObjectGraph?
+  /// The `.objectGraph` instances and postponed injections, once needed; retained by the
+  /// context and released when the request ends.
+  private var graphReference: Unmanaged<ObjectGraph>?
   /// The framework on whose behalf the current request is made.
   package var requester: DIModuleID?
-  /// The runtime arguments for the component asked for.
-  package var arguments: [Any]?
+  /// The runtime arguments for the component asked for; owned by the request's caller.
+  private let argumentBuffer: UnsafeBufferPointer<Any>?
   var nextArgument = 0
   /// How many components are being built, one inside the other.
   var depth = 0
   /// The postponement generation of the work being done.
   var generation = 0
 
-  init(container: DIContainer, snapshot: Snapshot, requester: DIModuleID?, arguments: [Any]?) {
+  private init(
+    container: DIContainer, requester: DIModuleID?, arguments: UnsafeBufferPointer<Any>?
+  ) {
     self.container = container
-    self.snapshot = snapshot
+    self.snapshot = container.snapshot
     self.requester = requester
-    self.arguments = arguments
+    self.argumentBuffer = arguments
   }
+
+  /// Runs one request of `container` on a new context: as `requester` (nil: from outside
+  /// every framework), with runtime `arguments`, reusing `graph` when the request continues
+  /// one (a `Provider` keeps the graph it was made in).
+  package static func with<Result>(
+    _ container: DIContainer, requester: DIModuleID?, arguments: [Any]? = nil,
+    graph: ObjectGraph? = nil,
+    _ body: (inout DIResolutionContext) throws(DIError) -> Result
+  ) throws(DIError) -> Result {
+    guard let arguments else {
+      return try run(container, requester: requester, arguments: nil, graph: graph, body)
+    }
+    return try arguments.withUnsafeBufferPointer { (buffer) throws(DIError) -> Result in
+      try run(container, requester: requester, arguments: buffer, graph: graph, body)
+    }
+  }
+
+  private static func run<Result>(
+    _ container: DIContainer, requester: DIModuleID?, arguments: UnsafeBufferPointer<Any>?,
+    graph: ObjectGraph?, _ body: (inout DIResolutionContext) throws(DIError) -> Result
+  ) throws(DIError) -> Result {
+    var context = DIResolutionContext(
+      container: container, requester: requester, arguments: arguments)
+    context.graph = graph
+    defer { context.graph = nil }
+    return try withExtendedLifetime(container) { () throws(DIError) -> Result in
+      let result = try body(&context)
+      try context.finish()
+      return result
+    }
+  }
+
+  /// The object graph of this request, if it has one.
+  package var graph: ObjectGraph? {
+    get { graphReference?.takeUnretainedValue() }
+    set {
+      if let newValue { _ = Unmanaged.passRetained(newValue) }
+      graphReference?.release()
+      graphReference = newValue.map { Unmanaged.passUnretained($0) }
+    }
+  }
+
+  /// The runtime arguments of the request.
+  package var arguments: [Any]? { argumentBuffer.map(Array.init) }
 
   /// The object graph of this request, made on first need.
   package mutating func sharedGraph() -> ObjectGraph {
-    if let graph { return graph }
+    if let graphReference { return graphReference.takeUnretainedValue() }
     let graph = ObjectGraph()
     self.graph = graph
     return graph
@@ -44,7 +93,7 @@ package struct DIResolutionContext {
   /// `DIMany` or `Lazy`.
   package mutating func value<T>(_ type: T.Type, tag: Any.Type?) throws(DIError) -> T {
     let key = ServiceKey(type: ObjectIdentifier(T.self), tag: tag.map(ObjectIdentifier.init))
-    if let entry = snapshot.entries[key] {
+    if let entry = snapshot.table[key] {
       return try instance(T.self, of: try choose(entry, for: T.self, tag: tag))
     }
     if let modifier = T.self as? any DIParameterModifier.Type {
@@ -60,7 +109,7 @@ package struct DIResolutionContext {
   ) throws(DIError) -> Wrapped? {
     let key = ServiceKey(
       type: ObjectIdentifier(Wrapped.self), tag: tag.map(ObjectIdentifier.init))
-    if let entry = snapshot.entries[key] {
+    if let entry = snapshot.table[key] {
       guard let component = try? choose(entry, for: Wrapped.self, tag: tag) else { return nil }
       return try instance(Wrapped.self, of: component)
     }
@@ -94,7 +143,7 @@ package struct DIResolutionContext {
   package mutating func nextArgument<T>(_ type: T.Type) throws(DIError) -> T {
     nextArgument += 1
     let position = nextArgument
-    guard depth <= 1, let arguments, position <= arguments.count else {
+    guard depth <= 1, let arguments = argumentBuffer, position <= arguments.count else {
       throw DIError(
         .missingArgument(position: position, expected: String(describing: T.self)),
         requestedName: String(describing: T.self))
@@ -171,11 +220,19 @@ package struct DIResolutionContext {
       error.enter(String(describing: T.self), component: component.summary)
       throw error
     }
+    // The implementation type asked for: no dynamic cast (nor `T?` metadata) needed.
+    if Swift.type(of: value) == T.self { return Self.reinterpret(value, as: T.self) }
     guard let typed = value as? T else {
       throw DIError(
         .notAService, requestedName: String(describing: T.self), component: component.summary)
     }
     return typed
+  }
+
+  /// `value` as a `T`, which its dynamic type `Value` is.
+  @inline(__always)
+  private static func reinterpret<Value, T>(_ value: Value, as type: T.Type) -> T {
+    unsafeBitCast(value, to: T.self)
   }
 
   /// The instance of `component`, from its lifetime's storage or new.
@@ -230,7 +287,7 @@ package struct DIResolutionContext {
 
   /// Runs the postponed injections, including those their own resolutions postpone.
   mutating func finish() throws(DIError) {
-    guard let graph else { return }
+    guard let graph = graphReference?.takeUnretainedValue() else { return }
     while let pending = graph.takePending() {
       let component = pending.component
       guard pending.generation < Self.maxDepth else {

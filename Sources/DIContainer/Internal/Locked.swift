@@ -6,40 +6,33 @@
   import Darwin
 #endif
 
-/// A pthread mutex allocated on the heap (never at the address of a stored property).
+/// A value guarded by a pthread mutex, both in one heap allocation.
 ///
 /// `Synchronization.Mutex` would do, but on Linux it waits on a futex that
 /// ThreadSanitizer does not see, so every access it guards is reported as a race. A pthread
 /// mutex is understood by ThreadSanitizer on every platform, at the same cost uncontended.
-struct PThreadMutex: ~Copyable {
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-  init() {
-    mutex = .allocate(capacity: 1)
-    mutex.initialize(to: pthread_mutex_t())
-    pthread_mutex_init(mutex, nil)
+/// The value lives in the buffer's header, so reaching it costs no exclusivity check.
+package struct Locked<Value>: @unchecked Sendable {
+  private final class Storage: ManagedBuffer<Value, pthread_mutex_t> {
+    // `ManagedBuffer` destroys the header (the value) itself; the mutex is ours.
+    deinit {
+      withUnsafeMutablePointerToElements { mutex in
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+      }
+    }
   }
 
-  deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deinitialize(count: 1)
-    mutex.deallocate()
-  }
-
-  func lock() { pthread_mutex_lock(mutex) }
-
-  func unlock() { pthread_mutex_unlock(mutex) }
-}
-
-/// A value guarded by a ``PThreadMutex``.
-package final class Locked<Value>: @unchecked Sendable {
-  private let mutex = PThreadMutex()
-  // Only touched with `mutex` held.
-  private var value: Value
+  private let storage: Storage
 
   /// Guards `value`.
   package init(_ value: Value) {
-    self.value = value
+    storage = unsafeDowncast(
+      Storage.create(minimumCapacity: 1) { _ in value }, to: Storage.self)
+    storage.withUnsafeMutablePointerToElements { mutex in
+      mutex.initialize(to: pthread_mutex_t())
+      pthread_mutex_init(mutex, nil)
+    }
   }
 
   /// Runs `body` with the value, holding the lock.
@@ -47,23 +40,23 @@ package final class Locked<Value>: @unchecked Sendable {
   package func withLock<Result, Failure: Error>(
     _ body: (inout Value) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    mutex.lock()
-    defer { mutex.unlock() }
-    return try body(&value)
+    try storage.withUnsafeMutablePointers { (value, mutex) throws(Failure) -> Result in
+      pthread_mutex_lock(mutex)
+      defer { pthread_mutex_unlock(mutex) }
+      return try body(&value.pointee)
+    }
   }
 }
 
 /// A lock that guards no value of its own: it serializes a piece of work.
-final class Lock: @unchecked Sendable {
-  private let mutex = PThreadMutex()
+struct Lock: Sendable {
+  private let locked = Locked<Int>(0)
 
   /// Runs `body` holding the lock.
   @inline(__always)
   func withLock<Result, Failure: Error>(
     _ body: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    mutex.lock()
-    defer { mutex.unlock() }
-    return try body()
+    try locked.withLock { (_: inout Int) throws(Failure) -> Result in try body() }
   }
 }

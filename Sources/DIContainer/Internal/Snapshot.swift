@@ -43,6 +43,8 @@ final class Snapshot: Sendable {
   let components: [Component]
   /// Candidates by exact service key (type, or type and tag).
   let entries: [ServiceKey: ServiceEntry]
+  /// The same, for the hot path of requests.
+  let table: ServiceTable
   /// Every component providing a type, tagged or not, for `many`; and the tagged ones
   /// under their tag.
   let collections: [ServiceKey: [Component]]
@@ -65,6 +67,7 @@ final class Snapshot: Sendable {
       }
     }
     entries = grouped.mapValues { $0.count == 1 ? .single($0[0]) : .multiple(Candidates($0)) }
+    table = ServiceTable(entries)
     self.collections = collections
   }
 
