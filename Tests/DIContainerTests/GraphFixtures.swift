@@ -55,6 +55,24 @@ enum GraphFixtures {
     init(logger: Logger, named: Named? = nil) { self.logger = logger }
   }
 
+  final class Holder {
+    let sibling: Later<Sibling>?
+    let store: Later<Store>?
+    init(sibling: Later<Sibling>) {
+      self.sibling = sibling
+      self.store = nil
+    }
+    init(store: Later<Store>) {
+      self.sibling = nil
+      self.store = store
+    }
+  }
+
+  final class Sibling {
+    let holder: Holder
+    init(holder: Holder) { self.holder = holder }
+  }
+
   final class Parent {
     var child: Child?
     init() {}

@@ -1,9 +1,12 @@
 /// The dependencies that build instances now, as arcs between component ids: one arc per
 /// target of every edge that is neither a runtime argument nor delayed (`Lazy`,
 /// `Provider`). Compact arrays, so cycle search is linear and allocates little.
-struct DependencyArcs {
+///
+/// `package` so tests can run the cycle search on graphs far larger than they can
+/// register (one type per component).
+package struct DependencyArcs {
   /// How an arc is followed at run time.
-  enum Kind {
+  package enum Kind: Sendable {
     /// An initializer parameter: followed before the instance exists.
     case initializer
     /// A plain injection: followed after the instance exists (and is published, unless
@@ -14,9 +17,17 @@ struct DependencyArcs {
   }
 
   /// The arcs of component `i` are `starts[i]..<starts[i + 1]`.
-  let starts: [Int]
-  let targets: [Int]
-  let kinds: [Kind]
+  package let starts: [Int]
+  package let targets: [Int]
+  package let kinds: [Kind]
+
+  /// Arcs given as arrays: those of node `i` are `starts[i]..<starts[i + 1]`.
+  package init(starts: [Int], targets: [Int], kinds: [Kind]) {
+    precondition(starts.last == targets.count && targets.count == kinds.count)
+    self.starts = starts
+    self.targets = targets
+    self.kinds = kinds
+  }
 
   init(_ graph: DIGraph) {
     var starts: [Int] = []
@@ -48,14 +59,14 @@ struct DependencyArcs {
     self.kinds = kinds
   }
 
-  var count: Int { starts.count - 1 }
+  package var count: Int { starts.count - 1 }
 
   /// The strongly connected components of the subgraph made of the nodes `includes`
   /// keeps and the arcs `follows` keeps (given the arc's index and its source).
   ///
   /// Tarjan's algorithm with an explicit stack: linear, and no recursion however deep the
   /// graph is.
-  func stronglyConnected(
+  package func stronglyConnected(
     includes: (Int) -> Bool, follows: (_ arc: Int, _ source: Int) -> Bool
   ) -> StronglyConnected {
     let count = count
@@ -146,13 +157,13 @@ struct DependencyArcs {
 }
 
 /// The strongly connected components found by ``DependencyArcs/stronglyConnected``.
-struct StronglyConnected {
+package struct StronglyConnected {
   /// The group of each node; -1 for nodes left out.
-  let group: [Int]
+  package let group: [Int]
   /// The members of each group, in no particular order.
-  let groups: [[Int]]
+  package let groups: [[Int]]
   /// Whether a node has a kept arc to itself.
-  let selfLoop: [Bool]
+  package let selfLoop: [Bool]
 
   /// Whether group `index` holds a loop: two members or more, or one that needs itself.
   func isCycle(_ index: Int) -> Bool {
@@ -160,7 +171,7 @@ struct StronglyConnected {
   }
 
   /// The groups that hold a loop, each sorted, ordered by their first member.
-  var cycles: [[Int]] {
+  package var cycles: [[Int]] {
     groups.indices.filter(isCycle).map { groups[$0].sorted() }.sorted { $0[0] < $1[0] }
   }
 }
