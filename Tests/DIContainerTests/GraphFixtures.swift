@@ -73,6 +73,10 @@ enum GraphFixtures {
     init(holder: Holder) { self.holder = holder }
   }
 
+  struct Box<Value> {
+    let value: Value
+  }
+
   final class Parent {
     var child: Child?
     init() {}
