@@ -16,9 +16,12 @@ import Testing
 
   @Test func findCyclesFindsSelfLoopsAndSeparateLoops() {
     let container = DIContainer()
-    CycleShape.register(CycleNodeA.self, needs: CycleNodeA.self, by: .injection, as: .single, in: container)
-    CycleShape.register(CycleNodeB.self, needs: CycleNodeC.self, by: .initializer, as: .graph, in: container)
-    CycleShape.register(CycleNodeC.self, needs: CycleNodeB.self, by: .injection, as: .graph, in: container)
+    CycleShape.register(
+      CycleNodeA.self, needs: CycleNodeA.self, by: .injection, as: .single, in: container)
+    CycleShape.register(
+      CycleNodeB.self, needs: CycleNodeC.self, by: .initializer, as: .graph, in: container)
+    CycleShape.register(
+      CycleNodeC.self, needs: CycleNodeB.self, by: .injection, as: .graph, in: container)
     let cycles = container.makeGraph().findCycles()
     #expect(cycles.map { $0.map(\.id) } == [[0], [1, 2]])
   }
@@ -122,7 +125,9 @@ struct CycleShape: Sendable, CustomTestStringConvertible {
   }
 
   static var selfLoops: [Self] {
-    Lifetime.allCases.flatMap { lifetime in Link.allCases.map { Self(lifetimes: [lifetime], links: [$0]) } }
+    Lifetime.allCases.flatMap { lifetime in
+      Link.allCases.map { Self(lifetimes: [lifetime], links: [$0]) }
+    }
   }
 
   static var twoNodeLoops: [Self] { loops(of: 2) }
@@ -133,7 +138,9 @@ struct CycleShape: Sendable, CustomTestStringConvertible {
     for _ in 0..<count {
       shapes = shapes.flatMap { shape in
         Lifetime.allCases.flatMap { lifetime in
-          Link.allCases.map { Self(lifetimes: shape.lifetimes + [lifetime], links: shape.links + [$0]) }
+          Link.allCases.map {
+            Self(lifetimes: shape.lifetimes + [lifetime], links: shape.links + [$0])
+          }
         }
       }
     }
@@ -146,7 +153,8 @@ struct CycleShape: Sendable, CustomTestStringConvertible {
     let nodes: [any CycleNode.Type] = [CycleNodeA.self, CycleNodeB.self, CycleNodeC.self]
     for index in lifetimes.indices {
       let next = nodes[(index + 1) % lifetimes.count]
-      Self.register(nodes[index], needs: next, by: links[index], as: lifetimes[index], in: container)
+      Self.register(
+        nodes[index], needs: next, by: links[index], as: lifetimes[index], in: container)
     }
     return container
   }
@@ -235,7 +243,8 @@ struct Later<T>: DIParameterModifier {
     request.describe(wrapped: T.self)
   }
 
-  static func resolve(in context: inout DIResolutionContext, tag: Any.Type?) throws(DIError) -> Self {
+  static func resolve(in context: inout DIResolutionContext, tag: Any.Type?) throws(DIError) -> Self
+  {
     let container = context.container
     let requester = context.requester
     return Later { () throws(DIError) -> T in

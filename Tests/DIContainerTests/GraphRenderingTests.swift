@@ -107,7 +107,9 @@ enum Graphviz {
   /// `dot` on `PATH`, if any.
   static let path: String? = {
     let directories = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":") ?? []
-    return directories.map { "\($0)/dot" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    return directories.map { "\($0)/dot" }.first {
+      FileManager.default.isExecutableFile(atPath: $0)
+    }
   }()
 
   /// `dot -Tsvg` on `text`: exit status, standard output and standard error.

@@ -230,9 +230,11 @@ import Testing
     container.load(shop) {
       container.register(G.FileLogger.init).as(G.Logger.self)
       container.register { (logger: G.Logger) in G.Report(logger: logger) }.root()
-      container.register { (store: G.Store, logger: G.Logger) in G.Shelf(store: store, logger: logger) }
-        .injection { (shelf: G.Shelf, audit: G.Audit) in shelf.audit = audit }
-        .root()
+      container.register { (store: G.Store, logger: G.Logger) in
+        G.Shelf(store: store, logger: logger)
+      }
+      .injection { (shelf: G.Shelf, audit: G.Audit) in shelf.audit = audit }
+      .root()
       container.register { G.Audit(loggers: many($0)) }.lifetime(.objectGraph)
     }
     container.addImport(billing, to: shop)

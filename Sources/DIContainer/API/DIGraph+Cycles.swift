@@ -87,7 +87,8 @@ extension DIGraph {
     for source in 0..<arcs.count where isCached(source) && checked[source] {
       let group = everyLoop.group[source]
       guard !reported.contains(group) else { continue }
-      for arc in arcs.starts[source]..<arcs.starts[source + 1] where arcs.kinds[arc] == .initializer {
+      for arc in arcs.starts[source]..<arcs.starts[source + 1] where arcs.kinds[arc] == .initializer
+      {
         let target = arcs.targets[arc]
         guard everyLoop.group[target] == group else { continue }
         reported.insert(group)

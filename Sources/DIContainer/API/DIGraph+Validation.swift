@@ -122,15 +122,15 @@ extension DIGraph {
   /// The problem of an edge whose choice leaves no target, if that is one.
   private func choiceProblem(_ edge: Edge) -> Problem? {
     guard edge.targets.isEmpty, !edge.isMany else { return nil }
+    let optional = edge.modifiers.contains(.optional)
+    if edge.candidates.isEmpty && optional { return nil }
     let asker = components[edge.from]
     let request = "\(asker.summary) needs \(edge.requested) (\(edge.site))"
     if edge.candidates.isEmpty {
-      guard !edge.modifiers.contains(.optional) else { return nil }
       return Problem(
         kind: .notRegistered, severity: .error, components: [edge.from],
         message: "\(request), and no component provides it.")
     }
-    let optional = edge.modifiers.contains(.optional)
     let frameworkNote = asker.framework.map { " for framework \($0)" } ?? ""
     let candidates = edge.candidates.map { components[$0].summary }.joined(separator: ", ")
     return Problem(

@@ -8,10 +8,8 @@ extension DIGraph {
   /// framework as the requester (as at run time).
   init(snapshot: Snapshot) {
     let registered = snapshot.components
-    var ids: [ObjectIdentifier: Int] = [:]
-    ids.reserveCapacity(registered.count)
-    for (id, component) in registered.enumerated() { ids[ObjectIdentifier(component)] = id }
-    func id(_ component: RegisteredComponent) -> Int { ids[ObjectIdentifier(component)]! }
+    // A snapshot lists every registration in order, so a component's order is its index.
+    func id(_ component: RegisteredComponent) -> Int { component.order }
 
     var components: [Component] = []
     components.reserveCapacity(registered.count)
@@ -19,6 +17,7 @@ extension DIGraph {
     var edgeStarts: [Int] = []
     edgeStarts.reserveCapacity(registered.count + 1)
     for (from, component) in registered.enumerated() {
+      assert(component.order == from, "snapshot components out of registration order")
       components.append(Component(id: from, registered: component))
       edgeStarts.append(edges.count)
       func add(_ request: DIRequest, _ site: Edge.Site, cycle: Bool) {
@@ -55,7 +54,8 @@ extension DIGraph {
     let key = ServiceKey(request.type, tag: request.tag)
     if request.isMany || request.isManyInFramework {
       let all = snapshot.collections[key] ?? []
-      let collected = request.isManyInFramework ? all.filter { $0.framework == asker.framework } : all
+      let collected =
+        request.isManyInFramework ? all.filter { $0.framework == asker.framework } : all
       let ids = collected.map(id)
       return (ids, ids)
     }
