@@ -52,8 +52,10 @@ enum GeneratedFramework<Index: GraphMarker>: DIFramework {
       }
     } else if number % 10 == 0 {
       container.register {
-        (next: GraphLayer<GraphNext<Position>>, api: GraphApi<GraphNext<Index>>?,
-          _: GraphMissing?, _: DIMany<any GraphPlugin>) in
+        (
+          next: GraphLayer<GraphNext<Position>>, api: GraphApi<GraphNext<Index>>?,
+          _: GraphMissing?, _: DIMany<any GraphPlugin>
+        ) in
         GraphLayer<Position>(next: api ?? next)
       }
       .root()

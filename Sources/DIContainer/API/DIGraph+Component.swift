@@ -9,6 +9,10 @@ extension DIGraph {
   /// ```
   public struct Component: Sendable {
     /// The position of the component in ``DIGraph/components`` (its registration order).
+    ///
+    /// ```swift
+    /// #expect(graph.components[component.id].name == component.name)
+    /// ```
     public let id: Int
     /// The registration as the container compiled it.
     let registered: RegisteredComponent
@@ -142,11 +146,23 @@ extension DIGraph {
   /// ```
   public struct Service: Sendable, CustomStringConvertible {
     /// The type it is resolved as.
+    ///
+    /// ```swift
+    /// #expect(service.type == Pet.self)
+    /// ```
     public let type: Any.Type
     /// The tag of `as(_:tag:)`, if any.
+    ///
+    /// ```swift
+    /// #expect(service.tag == Indoor.self)
+    /// ```
     public let tag: Any.Type?
 
     /// `Pet`, or `Pet tagged Indoor`.
+    ///
+    /// ```swift
+    /// print(service)   // Pet tagged Indoor
+    /// ```
     public var description: String { DIResolutionContext.name(of: type, tag: tag) }
   }
 }

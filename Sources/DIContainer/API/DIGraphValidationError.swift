@@ -10,6 +10,10 @@
 /// ```
 public struct DIGraphValidationError: Error, Sendable, CustomStringConvertible {
   /// Every problem found, errors first, each group in the order found.
+  ///
+  /// ```swift
+  /// for problem in report.problems { print(problem) }
+  /// ```
   public let problems: [DIGraph.Problem]
 
   /// The problems that fail a request.
@@ -27,6 +31,10 @@ public struct DIGraphValidationError: Error, Sendable, CustomStringConvertible {
   public var warnings: [DIGraph.Problem] { problems.filter { $0.severity == .warning } }
 
   /// The report: a count line, then one line per problem.
+  ///
+  /// ```swift
+  /// print(report)
+  /// ```
   public var description: String {
     let errors = errors.count
     let warnings = warnings.count
