@@ -92,7 +92,7 @@ package struct DIResolutionContext {
   /// Resolves a parameter of type `T`: a service, or a modifier such as `Optional`,
   /// `DIMany` or `Lazy`.
   package mutating func value<T>(_ type: T.Type, tag: Any.Type?) throws(DIError) -> T {
-    let key = ServiceKey(type: ObjectIdentifier(T.self), tag: tag.map(ObjectIdentifier.init))
+    let key = ServiceKey(T.self, tag: tag)
     if let entry = snapshot.table[key] {
       return try instance(T.self, of: try choose(entry, for: T.self, tag: tag))
     }
@@ -107,8 +107,7 @@ package struct DIResolutionContext {
   package mutating func optionalValue<Wrapped>(
     _ type: Wrapped.Type, tag: Any.Type?
   ) throws(DIError) -> Wrapped? {
-    let key = ServiceKey(
-      type: ObjectIdentifier(Wrapped.self), tag: tag.map(ObjectIdentifier.init))
+    let key = ServiceKey(Wrapped.self, tag: tag)
     if let entry = snapshot.table[key] {
       guard let component = try? choose(entry, for: Wrapped.self, tag: tag) else { return nil }
       return try instance(Wrapped.self, of: component)
@@ -129,7 +128,7 @@ package struct DIResolutionContext {
   package mutating func all<T>(
     _ type: T.Type, tag: Any.Type?, inFramework: Bool
   ) throws(DIError) -> [T] {
-    let key = ServiceKey(type: ObjectIdentifier(T.self), tag: tag.map(ObjectIdentifier.init))
+    let key = ServiceKey(T.self, tag: tag)
     guard let components = snapshot.collections[key] else { return [] }
     var values: [T] = []
     values.reserveCapacity(components.count)
@@ -189,23 +188,15 @@ package struct DIResolutionContext {
     case .single(let component):
       return component
     case .multiple(let candidates):
-      if let test = candidates.test { return test }
-      if let requester, let modular = modularChoice(candidates.all, requester: requester) {
-        return modular
+      if let chosen = snapshot.choose(among: candidates, requester: requester) {
+        return chosen
       }
-      if let fallback = candidates.fallback { return fallback }
       var error = DIError(
         .ambiguous(candidates: candidates.all.map(\.summary)),
         requestedName: Self.name(of: type, tag: tag))
       error.requesterFramework = requester?.name
       throw error
     }
-  }
-
-  private func modularChoice(_ all: [Component], requester: DIModuleID) -> Component? {
-    if let own = Candidates.unique(all.filter { $0.framework == requester }) { return own }
-    guard let imports = snapshot.imports[requester], !imports.isEmpty else { return nil }
-    return Candidates.unique(all.filter { $0.framework.map(imports.contains) ?? false })
   }
 
   // MARK: - Instances

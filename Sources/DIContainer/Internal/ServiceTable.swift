@@ -13,7 +13,7 @@ struct ServiceTable: Sendable {
     let capacity = 1 << Int(bits)
     shift = 64 - bits
     var keys = [ServiceKey](
-      repeating: ServiceKey(type: ObjectIdentifier(Never.self), tag: nil), count: capacity)
+      repeating: ServiceKey(Never.self), count: capacity)
     var slots = [ServiceEntry?](repeating: nil, count: capacity)
     for (key, entry) in entries {
       var index = Self.slot(of: key, shift: shift)
@@ -27,8 +27,8 @@ struct ServiceTable: Sendable {
 
   @inline(__always)
   private static func slot(of key: ServiceKey, shift: UInt) -> Int {
-    let type = UInt(bitPattern: key.type)
-    let tag = key.tag.map { UInt(bitPattern: $0) } ?? 0
+    let type = UInt(bitPattern: ObjectIdentifier(key.type))
+    let tag = key.tag.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
     return Int(truncatingIfNeeded: ((type ^ (tag &* 31)) &* 0x9E37_79B9_7F4A_7C15) >> shift)
   }
 

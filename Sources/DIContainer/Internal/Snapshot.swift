@@ -60,7 +60,7 @@ final class Snapshot: Sendable {
       for service in component.services {
         grouped[service, default: []].append(component)
         collections[service, default: []].append(component)
-        let untagged = ServiceKey(type: service.type, tag: nil)
+        let untagged = ServiceKey(service.type)
         if service.tag != nil, collections[untagged]?.last !== component {
           collections[untagged, default: []].append(component)
         }
@@ -72,11 +72,24 @@ final class Snapshot: Sendable {
   }
 
   static let empty = Snapshot(components: [], imports: [:])
-}
 
-extension ServiceKey {
-  init(type: ObjectIdentifier, tag: ObjectIdentifier?) {
-    self.type = type
-    self.tag = tag
+  /// The candidate that serves `requester` (a framework, or nil from outside every
+  /// framework), by the rules of ``DIContainer``: a single `.test()` one, then the
+  /// requester's framework, then the frameworks it imports, then the `.default()` one;
+  /// nil when they leave more than one (ambiguous).
+  ///
+  /// Resolution and graph validation both choose here, so a graph that validates resolves.
+  func choose(among candidates: Candidates, requester: DIModuleID?) -> Component? {
+    if let test = candidates.test { return test }
+    if let requester, let modular = modularChoice(candidates.all, requester: requester) {
+      return modular
+    }
+    return candidates.fallback
+  }
+
+  private func modularChoice(_ all: [Component], requester: DIModuleID) -> Component? {
+    if let own = Candidates.unique(all.filter { $0.framework == requester }) { return own }
+    guard let imports = imports[requester], !imports.isEmpty else { return nil }
+    return Candidates.unique(all.filter { $0.framework.map(imports.contains) ?? false })
   }
 }

@@ -1,0 +1,177 @@
+/// The dependencies that build instances now, as arcs between component ids: one arc per
+/// target of every edge that is neither a runtime argument nor delayed (`Lazy`,
+/// `Provider`). Compact arrays, so cycle search is linear and allocates little.
+///
+/// `package` so tests can run the cycle search on graphs far larger than they can
+/// register (one type per component).
+package struct DependencyArcs {
+  /// How an arc is followed at run time.
+  package enum Kind: Sendable {
+    /// An initializer parameter: followed before the instance exists.
+    case initializer
+    /// A plain injection: followed after the instance exists (and is published, unless
+    /// it is `.prototype`).
+    case injection
+    /// An `injection(cycle: true, …)`: followed after the whole graph is built.
+    case cycleBreak
+  }
+
+  /// The arcs of component `i` are `starts[i]..<starts[i + 1]`.
+  package let starts: [Int]
+  package let targets: [Int]
+  package let kinds: [Kind]
+
+  /// Arcs given as arrays: those of node `i` are `starts[i]..<starts[i + 1]`.
+  package init(starts: [Int], targets: [Int], kinds: [Kind]) {
+    precondition(starts.last == targets.count && targets.count == kinds.count)
+    self.starts = starts
+    self.targets = targets
+    self.kinds = kinds
+  }
+
+  init(_ graph: DIGraph) {
+    var starts: [Int] = []
+    var targets: [Int] = []
+    var kinds: [Kind] = []
+    starts.reserveCapacity(graph.components.count + 1)
+    targets.reserveCapacity(graph.edges.count)
+    kinds.reserveCapacity(graph.edges.count)
+    for component in graph.components {
+      starts.append(targets.count)
+      for edge in graph.edges(from: component.id) where edge.isEager {
+        let kind: Kind
+        if edge.modifiers.contains(.cycle) {
+          kind = .cycleBreak
+        } else if case .injection = edge.site {
+          kind = .injection
+        } else {
+          kind = .initializer
+        }
+        for target in edge.targets {
+          targets.append(target)
+          kinds.append(kind)
+        }
+      }
+    }
+    starts.append(targets.count)
+    self.starts = starts
+    self.targets = targets
+    self.kinds = kinds
+  }
+
+  package var count: Int { starts.count - 1 }
+
+  /// The strongly connected components of the subgraph made of the nodes `includes`
+  /// keeps and the arcs `follows` keeps (given the arc's index and its source).
+  ///
+  /// Tarjan's algorithm with an explicit stack: linear, and no recursion however deep the
+  /// graph is.
+  package func stronglyConnected(
+    includes: (Int) -> Bool, follows: (_ arc: Int, _ source: Int) -> Bool
+  ) -> StronglyConnected {
+    let count = count
+    var index = [Int](repeating: -1, count: count)
+    var low = [Int](repeating: 0, count: count)
+    var onStack = [Bool](repeating: false, count: count)
+    var selfLoop = [Bool](repeating: false, count: count)
+    var group = [Int](repeating: -1, count: count)
+    var groups: [[Int]] = []
+    var stack: [Int] = []
+    var calls: [(node: Int, arc: Int)] = []
+    var counter = 0
+
+    for root in 0..<count where includes(root) && index[root] == -1 {
+      index[root] = counter
+      low[root] = counter
+      counter += 1
+      stack.append(root)
+      onStack[root] = true
+      calls.append((root, starts[root]))
+      while let (node, arc) = calls.last {
+        if arc < starts[node + 1] {
+          calls[calls.count - 1].arc = arc + 1
+          let target = targets[arc]
+          guard includes(target), follows(arc, node) else { continue }
+          if target == node { selfLoop[node] = true }
+          if index[target] == -1 {
+            index[target] = counter
+            low[target] = counter
+            counter += 1
+            stack.append(target)
+            onStack[target] = true
+            calls.append((target, starts[target]))
+          } else if onStack[target] {
+            low[node] = min(low[node], index[target])
+          }
+          continue
+        }
+        calls.removeLast()
+        if let parent = calls.last?.node { low[parent] = min(low[parent], low[node]) }
+        guard low[node] == index[node] else { continue }
+        var members: [Int] = []
+        while let member = stack.popLast() {
+          onStack[member] = false
+          group[member] = groups.count
+          members.append(member)
+          if member == node { break }
+        }
+        groups.append(members)
+      }
+    }
+    return StronglyConnected(group: group, groups: groups, selfLoop: selfLoop)
+  }
+
+  /// The shortest chain of kept arcs from `start` to `end` (at least one arc, so
+  /// `start == end` finds a loop), staying inside `start`'s group: `[start, …, end]`.
+  func path(
+    from start: Int, to end: Int, in components: StronglyConnected,
+    follows: (_ arc: Int, _ source: Int) -> Bool
+  ) -> [Int] {
+    let group = components.group[start]
+    var parent: [Int: Int] = [:]
+    var queue = [start]
+    var next = 0
+    while next < queue.count {
+      let node = queue[next]
+      next += 1
+      for arc in starts[node]..<starts[node + 1] where follows(arc, node) {
+        let target = targets[arc]
+        guard components.group[target] == group else { continue }
+        if target == end {
+          var path = [end, node]
+          var step = node
+          while step != start, let previous = parent[step] {
+            path.append(previous)
+            step = previous
+          }
+          return path.reversed()
+        }
+        if target != start, parent[target] == nil {
+          parent[target] = node
+          queue.append(target)
+        }
+      }
+    }
+    return [start]
+  }
+}
+
+/// The strongly connected components found by ``DependencyArcs/stronglyConnected``.
+package struct StronglyConnected {
+  /// The group of each node; -1 for nodes left out.
+  package let group: [Int]
+  /// The members of each group, in no particular order.
+  package let groups: [[Int]]
+  /// Whether a node has a kept arc to itself.
+  package let selfLoop: [Bool]
+
+  /// Whether group `index` holds a loop: two members or more, or one that needs itself.
+  func isCycle(_ index: Int) -> Bool {
+    groups[index].count > 1 || selfLoop[groups[index][0]]
+  }
+
+  /// The groups that hold a loop, each sorted, ordered by their first member.
+  package var cycles: [[Int]] {
+    groups.indices.filter(isCycle).map { groups[$0].sorted() }.sorted { $0[0] < $1[0] }
+  }
+}
