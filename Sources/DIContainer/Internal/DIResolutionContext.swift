@@ -189,6 +189,14 @@ package struct DIResolutionContext {
       return try cell.instance(
         { publish throws(DIError) in try build(component, publish: publish) },
         onCycle: { DIError(.cycle) })
+    case .multiton(let cells):
+      return try cells.cell(for: try multitonKey()).instance(
+        { publish throws(DIError) in try build(component, publish: publish) },
+        onCycle: { DIError(.cycle) })
+    case .scoped(let scope, let cell):
+      return try cell.instance(
+        in: scope, { publish throws(DIError) in try build(component, publish: publish) },
+        onCycle: { DIError(.cycle) })
     }
   }
 
@@ -229,6 +237,7 @@ package struct DIResolutionContext {
   /// Runs the postponed injections, including those their own resolutions postpone.
   mutating func finish() throws(DIError) {
     guard let graph else { return }
+    defer { graph.leave() }
     while let pending = graph.takePending() {
       let component = pending.component
       guard pending.generation < Self.maxDepth else {

@@ -10,6 +10,8 @@ struct Registry {
   var loaded: Set<DIModuleID> = []
   /// The frameworks each framework imports.
   var imports: [DIModuleID: Set<DIModuleID>] = [:]
+  /// The custom scopes this container knows by name (`.custom(name:)`, `clean(scope:)`).
+  var scopes: [String: DIScope] = [:]
 
   /// The innermost module of `kind` being loaded on `thread`.
   func innermost(_ kind: DIModuleID.Kind, on thread: ThreadIdentity) -> DIModuleID? {
@@ -38,6 +40,7 @@ struct Registry {
     switch draft.lifetime {
     case .prototype: return .none
     case .objectGraph: return .objectGraph
+    case .multiton, .custom: return scopedStorage(for: index)!
     default: break
     }
     let weak = draft.lifetime.isWeak
