@@ -38,7 +38,8 @@ extension Registry {
     case .custom(let scope):
       let cell =
         draft.scopedCell
-        ?? ScopedCell(key: DIStorageKey(name: "\(draft.implementation) (\(draft.file):\(draft.line))"))
+        ?? ScopedCell(
+          key: DIStorageKey(name: "\(draft.implementation) (\(draft.file):\(draft.line))"))
       drafts[index].scopedCell = cell
       return .scoped(scope, cell)
     default:
