@@ -88,10 +88,20 @@ public struct DIStorageKey: Hashable, Sendable, CustomStringConvertible {
     token = Token(name: name)
   }
 
+  /// Whether both keys name the same registration.
+  ///
+  /// ```swift
+  /// if key == lastKey { print("same component") }
+  /// ```
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.token === rhs.token
   }
 
+  /// Hashes the registration's identity, so keys work in sets and dictionaries.
+  ///
+  /// ```swift
+  /// var seen: Set<DIStorageKey> = [key]
+  /// ```
   public func hash(into hasher: inout Hasher) {
     hasher.combine(ObjectIdentifier(token))
   }
