@@ -24,6 +24,25 @@ let package = Package(
     .testTarget(name: "DIPartsTests", dependencies: ["DIContainer", "DIParts"]),
     .testTarget(
       name: "DIFrameworksTests", dependencies: ["DIContainer", "DIParts", "DIFrameworks"]),
+    // Frameworks in separate modules, so access control between them is real; not exported
+    // by any product.
+    .target(
+      name: "ModularFixtureShared", dependencies: ["DIContainer", "DIFrameworks"],
+      path: "Tests/Fixtures/ModularFixtureShared", swiftSettings: strictSettings),
+    .target(
+      name: "ModularFixtureNews",
+      dependencies: ["DIContainer", "DIParts", "DIFrameworks", "ModularFixtureShared"],
+      path: "Tests/Fixtures/ModularFixtureNews", swiftSettings: strictSettings),
+    .target(
+      name: "ModularFixtureProfile",
+      dependencies: ["DIContainer", "DIParts", "DIFrameworks", "ModularFixtureShared"],
+      path: "Tests/Fixtures/ModularFixtureProfile", swiftSettings: strictSettings),
+    .testTarget(
+      name: "ModularFixtureTests",
+      dependencies: [
+        "DIContainer", "DIParts", "DIFrameworks", "ModularFixtureShared", "ModularFixtureNews",
+        "ModularFixtureProfile",
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

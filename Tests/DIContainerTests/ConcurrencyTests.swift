@@ -104,7 +104,7 @@ import Testing
     DispatchQueue.concurrentPerform(iterations: 8) { _ in
       for _ in 0..<500 {
         let cat: Cat = container.resolve()
-        cat.wakeUp()
+        #expect(cat.toys.isEmpty)
       }
     }
     weak var weakCat: Cat?

@@ -1,5 +1,3 @@
-import Synchronization
-
 extension DIContainer {
   /// Runs `load` with `module` as the innermost module of the calling thread, unless
   /// `module` was loaded into this container before (a module loads once).

@@ -16,7 +16,7 @@ import Synchronization
 /// The module and this class share the name `DIContainer`; to name another type of the
 /// module where a local type hides it, use the module selector: `DIContainer::Provider`.
 public final class DIContainer: Sendable {
-  let registry = Mutex(Registry())
+  let registry = Locked(Registry())
   /// The last published snapshot; nil after a registration changes, until the next request.
   private let published = Atomic<Unmanaged<Snapshot>?>(nil)
 

@@ -54,6 +54,8 @@ public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
   public let reason: Reason
   /// The requests from the outermost to the one that failed.
   public internal(set) var path: [Step]
+  /// The framework on whose behalf the failing request was made, if any.
+  package var requesterFramework: String?
 
   /// Creates an error for a request of `requestedName` that failed for `reason`.
   package init(_ reason: Reason, requestedName: String, component: String? = nil) {
@@ -81,9 +83,6 @@ public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
     var text = "Cannot resolve \(requested): \(explanation(failing: failing))"
     text += "\n  path: " + shownPath.map(\.requested).joined(separator: " → ")
     let involved = path.compactMap { step in step.component.map { "\(step.requested): \($0)" } }
-    if case .ambiguous(let candidates) = reason {
-      text += "\n  candidates:" + candidates.map { "\n    " + $0 }.joined()
-    }
     if !involved.isEmpty {
       text += "\n  registrations involved:" + involved.map { "\n    " + $0 }.joined()
     }
@@ -95,9 +94,8 @@ public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
     case .notRegistered:
       return "\(failing) is not registered."
     case .ambiguous(let candidates):
-      let asker = path.count > 1 ? " for \(path[path.count - 2].requested)" : ""
-      return "\(failing) is ambiguous\(asker): \(candidates.count) candidates and none is"
-        + " preferred (mark one .default(), or use a tag)."
+      return "\(failing) is ambiguous\(asker): \(candidates.joined(separator: ", "));"
+        + " none is preferred (mark one .default(), or use a tag)."
     case .cycle:
       return "the cycle " + loop.map(\.requested).joined(separator: " → ")
         + " cannot be built (use .objectGraph or a cached lifetime with"
@@ -113,6 +111,16 @@ public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
       return "the component registered for \(failing) does not conform to it."
     case .invalid(let message):
       return message
+    }
+  }
+
+  /// ` for CheckoutService (CheckoutFramework)`: who made the failing request.
+  private var asker: String {
+    switch (path.count > 1 ? path[path.count - 2].requested : nil, requesterFramework) {
+    case (let component?, let framework?): " for \(component) (\(framework))"
+    case (let component?, nil): " for \(component)"
+    case (nil, let framework?): " for \(framework)"
+    case (nil, nil): ""
     }
   }
 

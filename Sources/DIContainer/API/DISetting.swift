@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The importance of a log line.
 public enum DILogLevel: Int, Sendable, Comparable, CustomStringConvertible {
   /// Everything, including each registration.
@@ -46,7 +44,7 @@ public enum DISetting {
       }
     }
 
-    private static let settings = Mutex(Settings())
+    private static let settings = Locked(Settings())
 
     /// The lowest level that is passed to ``fn``.
     public static var level: DILogLevel {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The process-wide cells of `.perApplication` and `.single` components: one per
 /// registration site, whichever container the registration is made in.
 enum ApplicationCells {
@@ -10,7 +8,7 @@ enum ApplicationCells {
     let weak: Bool
   }
 
-  private static let cells = Mutex<[Key: InstanceCell]>([:])
+  private static let cells = Locked<[Key: InstanceCell]>([:])
 
   /// The cell of the registration at `key`, made on first need.
   static func cell(for key: Key) -> InstanceCell {

@@ -145,9 +145,11 @@ package struct DIResolutionContext {
         return modular
       }
       if let fallback = candidates.fallback { return fallback }
-      throw DIError(
+      var error = DIError(
         .ambiguous(candidates: candidates.all.map(\.summary)),
         requestedName: Self.name(of: type, tag: tag))
+      error.requesterFramework = requester?.name
+      throw error
     }
   }
 

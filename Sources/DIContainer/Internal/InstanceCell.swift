@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Where one component keeps its cached instance (`.perContainer`, `.perApplication`,
 /// `.single`, `.perFramework`, `.perPart`).
 ///
@@ -22,8 +20,8 @@ final class InstanceCell: Sendable {
     var partial: Instance?
   }
 
-  private let state = Mutex(State())
-  private let creation = Mutex(())
+  private let state = Locked(State())
+  private let creation = Lock()
   let isWeak: Bool
 
   init(weak: Bool) {
@@ -69,7 +67,7 @@ final class InstanceCell: Sendable {
       return partial.value
     case .miss: break
     }
-    return try creation.withLock { _ throws(DIError) -> Instance in
+    return try creation.withLock { () throws(DIError) -> Instance in
       if let ready = current { return ready }
       state.withLock { $0.creator = me }
       do throws(DIError) {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What one `resolve` call shares: its `.objectGraph` instances and the injections it
 /// postponed until the graph is built (`injection(cycle: true, …)`).
 ///
@@ -32,7 +30,7 @@ package final class ObjectGraph: Sendable {
     var users = 1
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   func instance(of component: Component) -> Any? {
     state.withLock { state -> Any? in

@@ -13,9 +13,15 @@ struct Registry {
   /// The custom scopes this container knows by name (`.custom(name:)`, `clean(scope:)`).
   var scopes: [String: DIScope] = [:]
 
-  /// The innermost module of `kind` being loaded on `thread`.
+  /// The innermost module of `kind` being loaded on `thread`. A part counts only inside
+  /// the innermost framework: a framework's components do not belong to the part that
+  /// appended the framework.
   func innermost(_ kind: DIModuleID.Kind, on thread: ThreadIdentity) -> DIModuleID? {
-    loading.last { $0.thread == thread && $0.module.kind == kind }?.module
+    for entry in loading.reversed() where entry.thread == thread {
+      if entry.module.kind == kind { return entry.module }
+      if entry.module.kind == .framework { return nil }
+    }
+    return nil
   }
 
   /// Compiles every draft that changed since the last snapshot and returns them all.

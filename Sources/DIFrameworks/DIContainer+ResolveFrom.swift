@@ -1,0 +1,49 @@
+public import DIContainer
+
+extension DIContainer {
+  /// Resolves a `T` as if a component of `framework` asked for it, or stops the program
+  /// with the ``DIError`` text when it cannot.
+  ///
+  /// Among several candidates, `framework`'s own wins, then one of the frameworks it
+  /// imports, then the `.default()` one. Modifier types apply as in `resolve()`: `T?`
+  /// gives nil when there is no unambiguous candidate, and
+  /// `manyInFramework(container.resolve(from: F.self))` the framework's candidates.
+  ///
+  /// - Parameters:
+  ///   - framework: The framework on whose behalf to resolve; it should be appended.
+  ///   - file: The caller's file, shown when resolution fails.
+  ///   - line: The caller's line.
+  /// - Returns: The instance.
+  ///
+  /// ```swift
+  /// let store: Store = container.resolve(from: BillingFramework.self)
+  /// let cache: Cache? = container.resolve(from: BillingFramework.self)
+  /// ```
+  public func resolve<T>(
+    from framework: any DIFramework.Type, file: StaticString = #fileID, line: UInt = #line
+  ) -> T {
+    trapping(file: file, line: line) { () throws(DIError) in
+      try self.tryResolve(from: framework)
+    }
+  }
+
+  /// Resolves a `T` as if a component of `framework` asked for it, throwing a
+  /// ``DIError`` that explains why when it cannot.
+  ///
+  /// - Parameter framework: The framework on whose behalf to resolve; it should be
+  ///   appended (a warning is logged when it is not).
+  /// - Returns: The instance.
+  /// - Throws: ``DIError`` naming the path, the reason and the registrations involved.
+  ///
+  /// ```swift
+  /// let store: Store = try container.tryResolve(from: BillingFramework.self)
+  /// ```
+  public func tryResolve<T>(from framework: any DIFramework.Type) throws(DIError) -> T {
+    let module = DIModuleID(.framework, type: framework)
+    if !hasLoaded(module) {
+      DISetting.Log.log(
+        .warning, "resolve(from: \(module)) but \(module) was not appended to this container")
+    }
+    return try resolve(T.self, from: module, arguments: nil)
+  }
+}
