@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Associates one value with each key object (owner): the value is made or set once and
 /// lives while its owner lives.
 ///
@@ -41,9 +39,9 @@ public final class AssociatedStorage: Sendable {
     var making: [ObjectIdentifier] = []
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
   /// Held while a making closure runs, so each owner's value is made once.
-  private let creation = Mutex(())
+  private let creation = Lock()
 
   /// Creates an empty storage.
   ///
@@ -131,7 +129,7 @@ public final class AssociatedStorage: Sendable {
       // A making closure of this thread asks for another owner's value.
       return makeValue(id: id, owner: owner, with: make)
     }
-    return creation.withLock { _ -> Instance in
+    return creation.withLock { () -> Instance in
       if let found = lookup(owner), found.value is Value { return found }
       state.withLock { $0.maker = me }
       defer { state.withLock { $0.maker = nil } }

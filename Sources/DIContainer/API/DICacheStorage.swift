@@ -1,12 +1,10 @@
-import Synchronization
-
 /// The usual ``DIStorage``: keeps every value until ``clean()``.
 ///
 /// ```swift
 /// let session = DIScope(name: "Session", storage: DICacheStorage(), policy: .single)
 /// ```
 public final class DICacheStorage: DIStorage {
-  private let values = Mutex<[DIStorageKey: DIStorageValue]>([:])
+  private let values = Locked<[DIStorageKey: DIStorageValue]>([:])
 
   /// Creates an empty storage.
   ///

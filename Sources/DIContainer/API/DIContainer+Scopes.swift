@@ -1,5 +1,3 @@
-import Synchronization
-
 extension DIContainer {
   /// Drops every instance of the custom scope this container knows by `name` (see
   /// ``DILifetime/custom(name:)``); nothing when it knows none.

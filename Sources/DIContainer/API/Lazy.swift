@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A dependency made on first use and kept: `value` resolves `T` the first time it is
 /// read and returns the same value afterwards.
 ///
@@ -27,8 +25,8 @@ import Synchronization
 /// Thread-safe: concurrent first reads make one value.
 public final class Lazy<T>: Sendable, CustomStringConvertible {
   let request: DelayedRequest
-  private let made = Mutex<Instance?>(nil)
-  private let making = Mutex(())
+  private let made = Locked<Instance?>(nil)
+  private let making = Lock()
 
   init(request: DelayedRequest) {
     self.request = request
@@ -58,7 +56,7 @@ public final class Lazy<T>: Sendable, CustomStringConvertible {
   /// ```
   public func tryValue() throws(DIError) -> T {
     if let made = made.withLock({ $0 }) { return made.value as! T }
-    return try making.withLock { _ throws(DIError) -> Instance in
+    return try making.withLock { () throws(DIError) -> Instance in
       if let made = made.withLock({ $0 }) { return made }
       let instance = Instance(value: try request.resolve(T.self, arguments: nil))
       made.withLock { $0 = instance }

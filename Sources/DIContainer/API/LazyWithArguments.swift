@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A ``Lazy`` whose component takes runtime arguments: the first `lazy.value(42)` resolves
 /// `T` with the arguments and keeps it; later calls return the kept value, whatever their
 /// arguments. Use it by the names ``Lazy1`` … ``Lazy5``.
@@ -14,8 +12,8 @@ import Synchronization
 /// ```
 public final class LazyWithArguments<T, each Argument>: Sendable {
   let request: DelayedRequest
-  private let made = Mutex<Instance?>(nil)
-  private let making = Mutex(())
+  private let made = Locked<Instance?>(nil)
+  private let making = Lock()
 
   init(request: DelayedRequest) {
     self.request = request
@@ -56,7 +54,7 @@ public final class LazyWithArguments<T, each Argument>: Sendable {
     if let made = made.withLock({ $0 }) { return made.value as! T }
     var list: [Any] = []
     for argument in repeat each arguments { list.append(argument) }
-    return try making.withLock { _ throws(DIError) -> Instance in
+    return try making.withLock { () throws(DIError) -> Instance in
       if let made = made.withLock({ $0 }) { return made }
       let instance = Instance(value: try request.resolve(T.self, arguments: list))
       made.withLock { $0 = instance }

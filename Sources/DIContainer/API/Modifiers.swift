@@ -84,11 +84,7 @@ extension DIMany: DIParameterModifier {
   package static func resolve(
     in context: inout DIResolutionContext, tag: Any.Type?
   ) throws(DIError) -> Self {
-    if let delayed = T.self as? any DelayedModifier.Type {
-      // `many($0)` of `Lazy`/`Provider` values: one per component, each made when used.
-      return DIMany(values: try delayed.all(in: &context, tag: tag, inFramework: false) as! [T])
-    }
-    return DIMany(values: try context.all(T.self, tag: tag, inFramework: false))
+    DIMany(values: try context.all(T.self, tag: tag, inFramework: false))
   }
 }
 

@@ -81,7 +81,11 @@ package struct DIResolutionContext {
     _ type: T.Type, tag: Any.Type?, inFramework: Bool
   ) throws(DIError) -> [T] {
     let key = ServiceKey(type: ObjectIdentifier(T.self), tag: tag.map(ObjectIdentifier.init))
-    guard let components = snapshot.collections[key] else { return [] }
+    guard let components = snapshot.collections[key] else {
+      // `Lazy`/`Provider` elements are never registered: one per component of their service.
+      guard let delayed = T.self as? any DelayedModifier.Type else { return [] }
+      return try delayed.all(in: &self, tag: tag, inFramework: inFramework) as! [T]
+    }
     var values: [T] = []
     values.reserveCapacity(components.count)
     for component in components where !inFramework || component.framework == requester {

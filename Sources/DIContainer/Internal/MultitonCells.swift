@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The instances of one `.multiton` component: one ``InstanceCell`` per distinct set of
 /// runtime arguments, so concurrent first requests with equal arguments make one instance.
 final class MultitonCells: Sendable {
@@ -33,7 +31,7 @@ final class MultitonCells: Sendable {
     }
   }
 
-  private let cells = Mutex<[Key: InstanceCell]>([:])
+  private let cells = Locked<[Key: InstanceCell]>([:])
 
   /// The cell of `key`, made on first need.
   func cell(for key: Key) -> InstanceCell {

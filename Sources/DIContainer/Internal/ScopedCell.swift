@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Where one component of a `.custom(scope)` lifetime meets its scope: the component's
 /// ``DIStorageKey`` and the creation lock that makes concurrent first requests create one
 /// instance.
@@ -15,8 +13,8 @@ final class ScopedCell: Sendable {
   }
 
   let key: DIStorageKey
-  private let state = Mutex(Creation())
-  private let creation = Mutex(())
+  private let state = Locked(Creation())
+  private let creation = Lock()
 
   init(key: DIStorageKey) {
     self.key = key
@@ -36,7 +34,7 @@ final class ScopedCell: Sendable {
       guard let partial = reentered else { throw onCycle() }
       return partial.value
     }
-    return try creation.withLock { _ throws(DIError) -> Instance in
+    return try creation.withLock { () throws(DIError) -> Instance in
       if let ready = scope.instance(for: key) { return ready }
       state.withLock { $0.creator = me }
       defer { state.withLock { $0 = Creation() } }
