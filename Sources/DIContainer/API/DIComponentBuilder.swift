@@ -73,7 +73,9 @@ public struct DIComponentBuilder<Impl>: Sendable {
   /// ```
   @discardableResult
   public func lifetime(_ lifetime: DILifetime) -> Self {
-    edit { $0.lifetime = lifetime }
+    let warning = container.edit { $0.setLifetime(lifetime, at: index) }
+    if let warning { DISetting.Log.log(.warning, warning) }
+    return self
   }
 
   /// Runs `action` after every injection of a new instance, cycle-breaking ones

@@ -24,7 +24,8 @@ extension DIContainer {
     }
   }
 
-  /// Drops every `.perContainer` instance; the next request makes a new one.
+  /// Drops every `.perContainer` and `.multiton` instance; the next request makes a new
+  /// one.
   ///
   /// This does not guarantee the objects are destroyed (others may hold them), only that
   /// the container holds them no more. `.perApplication` and `.single` instances stay.
@@ -34,8 +35,10 @@ extension DIContainer {
   /// ```
   public func clean() {
     clean { component in
-      if case .perContainer = component.lifetime { return true }
-      return false
+      switch component.lifetime {
+      case .perContainer, .multiton: true
+      default: false
+      }
     }
   }
 
@@ -55,8 +58,10 @@ extension DIContainer {
   func clean(where matching: (Component) -> Bool) {
     var dropped: [Instance] = []
     for component in snapshot.components where matching(component) {
-      if case .cell(let cell) = component.storage, let instance = cell.clear() {
-        dropped.append(instance)
+      switch component.storage {
+      case .cell(let cell): if let instance = cell.clear() { dropped.append(instance) }
+      case .multiton(let cells): dropped.append(contentsOf: cells.clear())
+      default: break
       }
     }
     // Released here, after every cell's lock.

@@ -37,6 +37,23 @@ public enum DILifetime: Sendable {
   /// One instance per part that registered the component; dropped by `clean(part:)`
   /// (module `DIParts`).
   case perPart(ReferenceKind)
+  /// One instance per distinct set of runtime arguments (`resolve(arg:)`,
+  /// `resolve(args:)`, a `Provider1`…`Provider5`), which must be `Hashable`; dropped by
+  /// ``DIContainer/clean()``.
+  ///
+  /// ```swift
+  /// container.register { Kitten(name: arg($0)) }.lifetime(.multiton)
+  /// let mimi: Kitten = container.resolve(arg: "Mimi")   // the same object for "Mimi"
+  /// ```
+  case multiton
+  /// One instance per ``DIScope``, kept by the scope's ``DIStorage``; dropped by
+  /// ``DIScope/clean()``.
+  ///
+  /// ```swift
+  /// let session = DIScope(name: "Session", storage: DICacheStorage(), policy: .single)
+  /// container.register(Cart.init).lifetime(.custom(session))
+  /// ```
+  case custom(DIScope)
 }
 
 extension DILifetime {
@@ -44,7 +61,8 @@ extension DILifetime {
   var keepsInstances: Bool {
     switch self {
     case .prototype, .objectGraph: false
-    case .perContainer, .perApplication, .single, .perFramework, .perPart: true
+    case .perContainer, .perApplication, .single, .perFramework, .perPart, .multiton, .custom:
+      true
     }
   }
 
@@ -54,7 +72,8 @@ extension DILifetime {
     case .perContainer(let kind), .perApplication(let kind), .perFramework(let kind),
       .perPart(let kind):
       kind == .weak
-    case .prototype, .objectGraph, .single: false
+    case .custom(let scope): scope.policy == .weak
+    case .prototype, .objectGraph, .single, .multiton: false
     }
   }
 
@@ -76,6 +95,8 @@ extension DILifetime {
     case .single: "single"
     case .perFramework(let kind): "perFramework(.\(kind))"
     case .perPart(let kind): "perPart(.\(kind))"
+    case .multiton: "multiton"
+    case .custom(let scope): "custom(\(scope.name))"
     }
   }
 }

@@ -7,6 +7,10 @@ enum InstanceStorage: Sendable {
   case none
   case objectGraph
   case cell(InstanceCell)
+  /// `.multiton`: one cell per set of runtime arguments.
+  case multiton(MultitonCells)
+  /// `.custom(scope)`: kept by the scope's storage under the cell's key.
+  case scoped(DIScope, ScopedCell)
 }
 
 /// A registration as resolution sees it: immutable, shared by every thread.

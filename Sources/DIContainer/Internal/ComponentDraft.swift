@@ -20,4 +20,8 @@ struct ComponentDraft {
   var compiled: Component?
   /// The cell that keeps this registration's instances, made on first need.
   var cell: InstanceCell?
+  /// The instances of a `.multiton` lifetime, made on first need.
+  var multiton: MultitonCells?
+  /// The key and creation lock of a `.custom` lifetime, made on first need.
+  var scopedCell: ScopedCell?
 }

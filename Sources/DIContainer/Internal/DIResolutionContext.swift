@@ -57,8 +57,15 @@ package struct DIResolutionContext {
   ) throws(DIError) -> Result {
     var context = DIResolutionContext(
       container: container, requester: requester, arguments: arguments)
-    context.graph = graph
-    defer { context.graph = nil }
+    if let graph {
+      graph.enter()
+      context.graph = graph
+    }
+    defer {
+      // The request is over, however it ended: the graph may hold its objects weakly now.
+      context.graph?.leave()
+      context.graph = nil
+    }
     return try withExtendedLifetime(container) { () throws(DIError) -> Result in
       let result = try body(&context)
       try context.finish()
@@ -129,7 +136,11 @@ package struct DIResolutionContext {
     _ type: T.Type, tag: Any.Type?, inFramework: Bool
   ) throws(DIError) -> [T] {
     let key = ServiceKey(T.self, tag: tag)
-    guard let components = snapshot.collections[key] else { return [] }
+    guard let components = snapshot.collections[key] else {
+      // `Lazy`/`Provider` elements are never registered: one per component of their service.
+      guard let delayed = T.self as? any DelayedModifier.Type else { return [] }
+      return try delayed.all(in: &self, tag: tag, inFramework: inFramework) as! [T]
+    }
     var values: [T] = []
     values.reserveCapacity(components.count)
     for component in components where !inFramework || component.framework == requester {
@@ -238,6 +249,14 @@ package struct DIResolutionContext {
     case .cell(let cell):
       return try cell.instance(
         { publish throws(DIError) in try build(component, publish: publish) },
+        onCycle: { DIError(.cycle) })
+    case .multiton(let cells):
+      return try cells.cell(for: try multitonKey()).instance(
+        { publish throws(DIError) in try build(component, publish: publish) },
+        onCycle: { DIError(.cycle) })
+    case .scoped(let scope, let cell):
+      return try cell.instance(
+        in: scope, { publish throws(DIError) in try build(component, publish: publish) },
         onCycle: { DIError(.cycle) })
     }
   }

@@ -3,6 +3,11 @@
 ///
 /// Made only when a request needs one. Delayed injection (`Lazy`, `Provider`) keeps the
 /// graph it was made in, possibly on another thread, hence the lock.
+///
+/// While resolutions use the graph it holds its instances strongly; once the last one is
+/// over (``leave()``) it holds them weakly, so a `Provider` kept by an `.objectGraph`
+/// object does not keep that object alive through its graph. An object still alive is
+/// reused by later resolutions of the graph; one nobody holds any more is made anew.
 package final class ObjectGraph: Sendable {
   /// An instance whose cycle-breaking injections and `postInit` wait for the graph.
   struct Pending: Sendable {
@@ -12,20 +17,60 @@ package final class ObjectGraph: Sendable {
     let generation: Int
   }
 
+  private enum Slot {
+    case strong(Instance)
+    case weak(WeakReference)
+  }
+
   private struct State {
-    var instances: [ObjectIdentifier: Instance] = [:]
+    var instances: [ObjectIdentifier: Slot] = [:]
     var pending: [Pending] = []
     var nextPending = 0
+    /// The resolutions using the graph: the one that made it, then delayed ones.
+    var users = 1
   }
 
   private let state = Locked(State())
 
   func instance(of component: Component) -> Any? {
-    state.withLock { $0.instances[ObjectIdentifier(component)]?.value }
+    state.withLock { state -> Any? in
+      switch state.instances[ObjectIdentifier(component)] {
+      case .strong(let instance): instance.value
+      case .weak(let reference): reference.object
+      case nil: nil
+      }
+    }
   }
 
   func store(_ value: Any, for component: Component) {
-    state.withLock { $0.instances[ObjectIdentifier(component)] = Instance(value: value) }
+    state.withLock { $0.instances[ObjectIdentifier(component)] = .strong(Instance(value: value)) }
+  }
+
+  /// A delayed resolution starts using the graph.
+  func enter() {
+    state.withLock { $0.users += 1 }
+  }
+
+  /// A resolution using the graph is over; after the last one the graph holds its objects
+  /// weakly and drops its values.
+  func leave() {
+    let dropped: [Instance] = state.withLock { state in
+      state.users = max(state.users - 1, 0)
+      guard state.users == 0 else { return [] }
+      var dropped: [Instance] = []
+      for (key, slot) in state.instances {
+        guard case .strong(let instance) = slot else { continue }
+        if let object = classInstance(instance.value) {
+          state.instances[key] = .weak(WeakReference(object))
+        } else {
+          state.instances[key] = nil
+        }
+        dropped.append(instance)
+      }
+      return dropped
+    }
+    // Released here, outside the lock.
+    _ = dropped
   }
 
   func postpone(_ pending: Pending) {

@@ -10,6 +10,8 @@ struct Registry {
   var loaded: Set<DIModuleID> = []
   /// The frameworks each framework imports.
   var imports: [DIModuleID: Set<DIModuleID>] = [:]
+  /// The custom scopes this container knows by name (`.custom(name:)`, `clean(scope:)`).
+  var scopes: [String: DIScope] = [:]
 
   /// The innermost module of `kind` being loaded on `thread`. A part counts only inside
   /// the innermost framework: a framework's components do not belong to the part that
@@ -44,6 +46,7 @@ struct Registry {
     switch draft.lifetime {
     case .prototype: return .none
     case .objectGraph: return .objectGraph
+    case .multiton, .custom: return scopedStorage(for: index)!
     default: break
     }
     let weak = draft.lifetime.isWeak

@@ -1,0 +1,66 @@
+/// The usual ``DIStorage``: keeps every value until ``clean()``.
+///
+/// ```swift
+/// let session = DIScope(name: "Session", storage: DICacheStorage(), policy: .single)
+/// ```
+public final class DICacheStorage: DIStorage {
+  private let values = Locked<[DIStorageKey: DIStorageValue]>([:])
+
+  /// Creates an empty storage.
+  ///
+  /// ```swift
+  /// let storage = DICacheStorage()
+  /// ```
+  public init() {}
+
+  /// The value kept for `key`.
+  ///
+  /// - Parameter key: The component.
+  /// - Returns: The kept value, or nil.
+  ///
+  /// ```swift
+  /// let kept = storage.value(for: key)
+  /// ```
+  public func value(for key: DIStorageKey) -> DIStorageValue? {
+    values.withLock { $0[key] }
+  }
+
+  /// Keeps `value` for `key`.
+  ///
+  /// - Parameters:
+  ///   - value: The instance, boxed.
+  ///   - key: The component.
+  ///
+  /// ```swift
+  /// storage.setValue(value, for: key)
+  /// ```
+  public func setValue(_ value: DIStorageValue, for key: DIStorageKey) {
+    let replaced = values.withLock { $0.updateValue(value, forKey: key) }
+    // Released here, outside the lock.
+    _ = replaced
+  }
+
+  /// Forgets every value.
+  ///
+  /// ```swift
+  /// storage.clean()
+  /// ```
+  public func clean() {
+    let dropped = values.withLock { values in
+      let dropped = values
+      values = [:]
+      return dropped
+    }
+    // Released here, outside the lock.
+    _ = dropped
+  }
+
+  /// How many values are kept (weak ones that died included).
+  ///
+  /// ```swift
+  /// print(storage.count)
+  /// ```
+  public var count: Int {
+    values.withLock { $0.count }
+  }
+}

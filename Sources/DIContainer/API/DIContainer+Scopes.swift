@@ -1,0 +1,60 @@
+extension DIContainer {
+  /// Drops every instance of the custom scope this container knows by `name` (see
+  /// ``DILifetime/custom(name:)``); nothing when it knows none.
+  ///
+  /// - Parameter name: The scope's name.
+  ///
+  /// ```swift
+  /// container.register(Cart.init).lifetime(.custom(name: "Session"))
+  /// container.clean(scope: "Session")
+  /// ```
+  public func clean(scope name: String) {
+    guard let scope = scope(named: name) else {
+      DISetting.Log.log(.verbose, "clean(scope:): no scope named \(name)")
+      return
+    }
+    scope.clean()
+  }
+
+  /// The custom scope this container knows by `name`: the first one a registration used
+  /// with `.custom(_:)` or `.custom(name:)`.
+  ///
+  /// - Parameter name: The scope's name.
+  /// - Returns: The scope, or nil.
+  ///
+  /// ```swift
+  /// container.register(Cart.init).lifetime(.custom(name: "Session"))
+  /// let session = container.scope(named: "Session")
+  /// ```
+  public func scope(named name: String) -> DIScope? {
+    registry.withLock { $0.scopes[name] }
+  }
+
+  /// Creates now the instances of every component of this container in `scope`, as
+  /// ``initializeSingletonObjects()`` does for `.single`.
+  ///
+  /// A component that cannot be made is logged as an error and left to fail again at its
+  /// first request. Instances a scope already keeps are not made again.
+  ///
+  /// - Parameter scope: The scope to fill.
+  ///
+  /// ```swift
+  /// let session = DIScope(name: "Session")
+  /// container.register(Cart.init).lifetime(.custom(session))
+  /// container.initializeObjectsForScope(session)
+  /// ```
+  public func initializeObjectsForScope(_ scope: DIScope) {
+    for component in snapshot.components {
+      guard case .custom(let own) = component.lifetime, own === scope else { continue }
+      do throws(DIError) {
+        try DIResolutionContext.with(self, requester: component.framework) {
+          (context) throws(DIError) in _ = try context.instance(of: component)
+        }
+      } catch {
+        var error = error
+        error.enter(component.name, component: component.summary)
+        DISetting.Log.log(.error, "initializeObjectsForScope(\(scope.name)): \(error)")
+      }
+    }
+  }
+}

@@ -1,0 +1,126 @@
+/// A named place that keeps the instances of the components registered with
+/// ``DILifetime/custom(_:)``, in a ``DIStorage`` of your choice, until you clean it.
+///
+/// One scope holds one instance per component (per registration, so two containers using
+/// one scope keep two instances). With the ``DILifetime/ReferenceKind/single`` policy the
+/// scope keeps the instance until ``clean()``; with ``DILifetime/ReferenceKind/weak`` it
+/// reuses the instance while anyone else holds it.
+///
+/// ```swift
+/// let session = DIScope(name: "Session", storage: DICacheStorage(), policy: .single)
+/// container.register(Cart.init).lifetime(.custom(session))
+/// let cart: Cart = container.resolve()   // the same Cart until...
+/// session.clean()                        // ...the scope is cleaned
+/// ```
+///
+/// A container also finds a scope by its name: ``DILifetime/custom(name:)`` and
+/// ``DIContainer/clean(scope:)`` use the first scope of that name the container met (see
+/// ``DILifetime/custom(name:)``).
+public final class DIScope: Sendable, CustomStringConvertible {
+  /// The scope's name, by which a container finds it.
+  ///
+  /// ```swift
+  /// print(session.name)   // "Session"
+  /// ```
+  public let name: String
+  /// Where the scope keeps its instances.
+  ///
+  /// ```swift
+  /// let storage = session.storage
+  /// ```
+  public let storage: any DIStorage
+  /// Whether the scope holds its instances strongly (`.single`) or weakly (`.weak`).
+  ///
+  /// ```swift
+  /// if session.policy == .weak { print("reused while held elsewhere") }
+  /// ```
+  public let policy: DILifetime.ReferenceKind
+  /// True for the placeholder `.custom(name:)` makes, which the container replaces with
+  /// the scope of that name.
+  let isNameOnly: Bool
+
+  /// Creates a scope.
+  ///
+  /// - Parameters:
+  ///   - name: The name a container finds the scope by (``DILifetime/custom(name:)``,
+  ///     ``DIContainer/clean(scope:)``).
+  ///   - storage: Where the instances are kept; ``DICacheStorage`` keeps them until
+  ///     cleaned, a storage of your own may forget them earlier.
+  ///   - policy: `.single` keeps each instance; `.weak` keeps it only while someone else
+  ///     holds it (value types are then not shared).
+  ///
+  /// ```swift
+  /// let session = DIScope(name: "Session", storage: DICacheStorage(), policy: .weak)
+  /// ```
+  public init(
+    name: String, storage: any DIStorage = DICacheStorage(),
+    policy: DILifetime.ReferenceKind = .single
+  ) {
+    self.name = name
+    self.storage = storage
+    self.policy = policy
+    self.isNameOnly = false
+  }
+
+  /// The placeholder of ``DILifetime/custom(name:)``.
+  init(lookingUp name: String) {
+    self.name = name
+    self.storage = DICacheStorage()
+    self.policy = .single
+    self.isNameOnly = true
+  }
+
+  /// Drops every instance the scope keeps; the next request makes a new one.
+  ///
+  /// Objects still held elsewhere live on; the scope simply holds them no more.
+  ///
+  /// ```swift
+  /// session.clean()
+  /// ```
+  public func clean() {
+    DISetting.Log.log(.info, "cleaned scope \(name)")
+    storage.clean()
+  }
+
+  /// `Session`, with its policy when weak: `Session (weak)`.
+  ///
+  /// ```swift
+  /// print(session)   // Session
+  /// ```
+  public var description: String {
+    policy == .weak ? "\(name) (weak)" : name
+  }
+
+  /// The instance kept for `key`, if it is still there (and, for a weak scope, alive).
+  func instance(for key: DIStorageKey) -> Instance? {
+    storage.value(for: key)?.instance
+  }
+
+  /// Keeps `instance` for `key` as the policy says.
+  func keep(_ instance: Instance, for key: DIStorageKey) {
+    guard let value = DIStorageValue(instance, weak: policy == .weak) else { return }
+    storage.setValue(value, for: key)
+  }
+}
+
+extension DILifetime {
+  /// The lifetime of a custom scope that the container finds by `name`.
+  ///
+  /// The name is looked up in the container when ``DIComponentBuilder/lifetime(_:)`` is
+  /// called: it is the first scope of that name the container met, either a ``DIScope``
+  /// an earlier registration used with ``custom(_:)`` or, when there is none, a new scope
+  /// with a ``DICacheStorage`` and the `.single` policy that the container makes then and
+  /// keeps under that name. Later `.custom(name:)` registrations and
+  /// ``DIContainer/clean(scope:)`` use the same one. Names are per container.
+  ///
+  /// - Parameter name: The scope's name.
+  /// - Returns: `.custom` of the container's scope named `name`.
+  ///
+  /// ```swift
+  /// container.register(Cart.init).lifetime(.custom(name: "Session"))
+  /// container.clean(scope: "Session")
+  /// ```
+  public static func custom(name: String) -> DILifetime {
+    .custom(DIScope(lookingUp: name))
+  }
+}

@@ -1,0 +1,109 @@
+/// A dependency made on first use and kept: `value` resolves `T` the first time it is
+/// read and returns the same value afterwards.
+///
+/// Needs no registration of its own: a parameter or property of type `Lazy<T>` is
+/// recognized wherever `T` could be injected, and composes with the modifiers:
+/// `by(tag: Indoor.self, on: $0)` gives a `Lazy` of the tagged service, `many($0)` one
+/// `Lazy` per component, `Lazy<T?>` a nil value when `T` has no candidate, `Lazy<T>?` nil
+/// when `T` has none at injection time. An unresolvable `T` fails where the `Lazy` is
+/// injected, not at its first use.
+///
+/// The value is made in the object graph the `Lazy` was made in: an `.objectGraph` object
+/// reached through it is the one of the resolution that injected the `Lazy` (while that
+/// object is alive). A `Lazy` holds its container weakly and keeps nothing alive beyond
+/// itself; reading it after its container is gone stops the program with an error.
+///
+/// ```swift
+/// final class Report {
+///   let database: Lazy<Database>
+///   init(database: Lazy<Database>) { self.database = database }
+///   func run() { database.value.query("…") }   // Database is made here, once
+/// }
+/// container.register(Report.init)
+/// ```
+///
+/// Thread-safe: concurrent first reads make one value.
+public final class Lazy<T>: Sendable, CustomStringConvertible {
+  let request: DelayedRequest
+  private let made = Locked<Instance?>(nil)
+  private let making = Lock()
+
+  init(request: DelayedRequest) {
+    self.request = request
+  }
+
+  /// The value, made on the first read; stops the program with the ``DIError`` text
+  /// when it cannot be made.
+  ///
+  /// ```swift
+  /// let database: Database = lazyDatabase.value
+  /// ```
+  public var value: T {
+    do throws(DIError) {
+      return try tryValue()
+    } catch {
+      trap(error)
+    }
+  }
+
+  /// The value, made on the first call.
+  ///
+  /// - Returns: The value.
+  /// - Throws: ``DIError`` when it cannot be made (a later call tries again).
+  ///
+  /// ```swift
+  /// let database = try lazyDatabase.tryValue()
+  /// ```
+  public func tryValue() throws(DIError) -> T {
+    if let made = made.withLock({ $0 }) { return made.value as! T }
+    return try making.withLock { () throws(DIError) -> Instance in
+      if let made = made.withLock({ $0 }) { return made }
+      let instance = Instance(value: try request.resolve(T.self, arguments: nil))
+      made.withLock { $0 = instance }
+      return instance
+    }.value as! T
+  }
+
+  /// Whether the value was made.
+  ///
+  /// ```swift
+  /// if lazyDatabase.wasMade { lazyDatabase.value.close() }
+  /// ```
+  public var wasMade: Bool {
+    made.withLock { $0 != nil }
+  }
+
+  /// The description of the value, made if needed: `print(lazy)` prints the value.
+  ///
+  /// ```swift
+  /// let number: Lazy<Int> = container.resolve()
+  /// print(number)   // 1
+  /// ```
+  public var description: String {
+    String(describing: value)
+  }
+}
+
+extension Lazy: DIParameterModifier, DelayedModifier {
+  package static func describe(_ request: inout DIRequest) {
+    request.isDelayed = true
+    request.describe(wrapped: T.self)
+  }
+
+  package static func resolve(
+    in context: inout DIResolutionContext, tag: Any.Type?
+  ) throws(DIError) -> Self {
+    try context.checkCandidate(T.self, tag: tag)
+    return Self(request: DelayedRequest(name: "\(Self.self)", context: &context, tag: tag))
+  }
+
+  static func all(
+    in context: inout DIResolutionContext, tag: Any.Type?, inFramework: Bool
+  ) throws(DIError) -> [Any] {
+    context.components(of: T.self, tag: tag, inFramework: inFramework).map { component in
+      Self(
+        request: DelayedRequest(
+          name: "\(Self.self)", context: &context, tag: tag, component: component))
+    }
+  }
+}

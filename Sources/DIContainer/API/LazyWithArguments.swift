@@ -1,0 +1,137 @@
+/// A ``Lazy`` whose component takes runtime arguments: the first `lazy.value(42)` resolves
+/// `T` with the arguments and keeps it; later calls return the kept value, whatever their
+/// arguments. Use it by the names ``Lazy1`` … ``Lazy5``.
+///
+/// Like ``Lazy`` it needs no registration of its own, keeps the object graph it was made
+/// in, holds its container weakly, and makes one value under concurrent first calls.
+///
+/// ```swift
+/// container.register { Connection(url: arg($0)) }
+/// container.register { Repository(connection: $0) }   // connection: Lazy1<Connection, String>
+/// let connection = repository.connection.value("postgres://db")
+/// ```
+public final class LazyWithArguments<T, each Argument>: Sendable {
+  let request: DelayedRequest
+  private let made = Locked<Instance?>(nil)
+  private let making = Lock()
+
+  init(request: DelayedRequest) {
+    self.request = request
+  }
+
+  /// The value, made with `arguments` on the first call; stops the program with the
+  /// ``DIError`` text when it cannot be made.
+  ///
+  /// - Parameters:
+  ///   - arguments: The runtime arguments, used by the first call only.
+  ///   - file: The caller's file, shown when resolution fails.
+  ///   - line: The caller's line.
+  /// - Returns: The value.
+  ///
+  /// ```swift
+  /// let connection: Connection = lazyConnection.value("postgres://db")
+  /// ```
+  public func value(
+    _ arguments: repeat each Argument, file: StaticString = #fileID, line: UInt = #line
+  ) -> T {
+    do throws(DIError) {
+      return try tryValue(repeat each arguments)
+    } catch {
+      trap(error, file: file, line: line)
+    }
+  }
+
+  /// The value, made with `arguments` on the first call.
+  ///
+  /// - Parameter arguments: The runtime arguments, used by the first call only.
+  /// - Returns: The value.
+  /// - Throws: ``DIError`` when it cannot be made (a later call tries again).
+  ///
+  /// ```swift
+  /// let connection = try lazyConnection.tryValue("postgres://db")
+  /// ```
+  public func tryValue(_ arguments: repeat each Argument) throws(DIError) -> T {
+    if let made = made.withLock({ $0 }) { return made.value as! T }
+    var list: [Any] = []
+    for argument in repeat each arguments { list.append(argument) }
+    return try making.withLock { () throws(DIError) -> Instance in
+      if let made = made.withLock({ $0 }) { return made }
+      let instance = Instance(value: try request.resolve(T.self, arguments: list))
+      made.withLock { $0 = instance }
+      return instance
+    }.value as! T
+  }
+
+  /// Whether the value was made.
+  ///
+  /// ```swift
+  /// if lazyConnection.wasMade { lazyConnection.value("").close() }
+  /// ```
+  public var wasMade: Bool {
+    made.withLock { $0 != nil }
+  }
+}
+
+/// A lazy `T` made with one runtime argument by its first `value(a)`.
+///
+/// ```swift
+/// let connection: Lazy1<Connection, String> = container.resolve()
+/// let db = connection.value("postgres://db")
+/// ```
+public typealias Lazy1<T, A> = LazyWithArguments<T, A>
+
+/// A lazy `T` made with two runtime arguments by its first `value(a, b)`.
+///
+/// ```swift
+/// let cat: Lazy2<Cat, String, Int> = container.resolve()
+/// let mimi = cat.value("Mimi", 3)
+/// ```
+public typealias Lazy2<T, A, B> = LazyWithArguments<T, A, B>
+
+/// A lazy `T` made with three runtime arguments.
+///
+/// ```swift
+/// let origin: Lazy3<Point, Int, Int, Int> = container.resolve()
+/// let point = origin.value(0, 0, 0)
+/// ```
+public typealias Lazy3<T, A, B, C> = LazyWithArguments<T, A, B, C>
+
+/// A lazy `T` made with four runtime arguments.
+///
+/// ```swift
+/// let unit: Lazy4<Rect, Int, Int, Int, Int> = container.resolve()
+/// let rect = unit.value(0, 0, 1, 1)
+/// ```
+public typealias Lazy4<T, A, B, C, D> = LazyWithArguments<T, A, B, C, D>
+
+/// A lazy `T` made with five runtime arguments.
+///
+/// ```swift
+/// let first: Lazy5<Row, Int, String, String, Bool, Double> = container.resolve()
+/// let row = first.value(1, "a", "b", true, 0.5)
+/// ```
+public typealias Lazy5<T, A, B, C, D, E> = LazyWithArguments<T, A, B, C, D, E>
+
+extension LazyWithArguments: DIParameterModifier, DelayedModifier {
+  package static func describe(_ request: inout DIRequest) {
+    request.isDelayed = true
+    request.describe(wrapped: T.self)
+  }
+
+  package static func resolve(
+    in context: inout DIResolutionContext, tag: Any.Type?
+  ) throws(DIError) -> Self {
+    try context.checkCandidate(T.self, tag: tag)
+    return Self(request: DelayedRequest(name: "\(Self.self)", context: &context, tag: tag))
+  }
+
+  static func all(
+    in context: inout DIResolutionContext, tag: Any.Type?, inFramework: Bool
+  ) throws(DIError) -> [Any] {
+    context.components(of: T.self, tag: tag, inFramework: inFramework).map { component in
+      Self(
+        request: DelayedRequest(
+          name: "\(Self.self)", context: &context, tag: tag, component: component))
+    }
+  }
+}

@@ -1,0 +1,83 @@
+/// A dependency made anew at every use: each read of `value` resolves `T` again.
+///
+/// Needs no registration of its own and composes with the modifiers like ``Lazy``:
+/// `by(tag:on:)`, `many($0)` (one `Provider` per component), `Provider<T?>`,
+/// `Provider<T>?`. With a `.prototype` `T` every read makes a new object; with a caching
+/// lifetime it returns the cached one.
+///
+/// Values are made in the object graph the provider was made in: an `.objectGraph` object
+/// reached through a provider is the one of the resolution that injected the provider
+/// (while that object is alive). A provider holds its container weakly and keeps nothing
+/// alive beyond itself; using it after its container is gone stops the program.
+///
+/// ```swift
+/// final class Server {
+///   let handlers: Provider<Handler>
+///   init(handlers: Provider<Handler>) { self.handlers = handlers }
+///   func accept() { handlers.value.handle() }   // a new Handler per request
+/// }
+/// container.register(Server.init)
+/// ```
+public struct Provider<T>: Sendable, CustomStringConvertible {
+  let request: DelayedRequest
+
+  /// A new value (or the cached one of a caching lifetime); stops the program with the
+  /// ``DIError`` text when it cannot be made.
+  ///
+  /// ```swift
+  /// let handler: Handler = handlers.value
+  /// ```
+  public var value: T {
+    do throws(DIError) {
+      return try tryValue()
+    } catch {
+      trap(error)
+    }
+  }
+
+  /// A new value (or the cached one of a caching lifetime).
+  ///
+  /// - Returns: The value.
+  /// - Throws: ``DIError`` when it cannot be made.
+  ///
+  /// ```swift
+  /// let handler = try handlers.tryValue()
+  /// ```
+  public func tryValue() throws(DIError) -> T {
+    try request.resolve(T.self, arguments: nil)
+  }
+
+  /// The description of a new value: `print(provider)` makes one and prints it.
+  ///
+  /// ```swift
+  /// let number: Provider<Int> = container.resolve()
+  /// print(number)   // 1, then 2 on the next print
+  /// ```
+  public var description: String {
+    String(describing: value)
+  }
+}
+
+extension Provider: DIParameterModifier, DelayedModifier {
+  package static func describe(_ request: inout DIRequest) {
+    request.isDelayed = true
+    request.describe(wrapped: T.self)
+  }
+
+  package static func resolve(
+    in context: inout DIResolutionContext, tag: Any.Type?
+  ) throws(DIError) -> Self {
+    try context.checkCandidate(T.self, tag: tag)
+    return Self(request: DelayedRequest(name: "\(Self.self)", context: &context, tag: tag))
+  }
+
+  static func all(
+    in context: inout DIResolutionContext, tag: Any.Type?, inFramework: Bool
+  ) throws(DIError) -> [Any] {
+    context.components(of: T.self, tag: tag, inFramework: inFramework).map { component in
+      Self(
+        request: DelayedRequest(
+          name: "\(Self.self)", context: &context, tag: tag, component: component))
+    }
+  }
+}

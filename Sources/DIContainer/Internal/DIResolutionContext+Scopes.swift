@@ -1,0 +1,28 @@
+extension DIResolutionContext {
+  /// The multiton key of the component being asked for: its runtime arguments when it is
+  /// the one the caller asked for, none when it is a dependency.
+  func multitonKey() throws(DIError) -> MultitonCells.Key {
+    let own = depth == 0 ? arguments ?? [] : []
+    return try MultitonCells.Key.make(own).get()
+  }
+
+  /// The components providing `T` (under `tag`), in registration order; only those of
+  /// the requester's framework when `inFramework`.
+  func components(of type: Any.Type, tag: Any.Type?, inFramework: Bool) -> [Component] {
+    let key = ServiceKey(type, tag: tag)
+    let all = snapshot.collections[key] ?? []
+    return inFramework ? all.filter { $0.framework == requester } : all
+  }
+
+  /// Checks that a request for `T` under `tag` has a single candidate now, so a delayed
+  /// value of an unresolvable service fails where it is injected (and an optional one is
+  /// nil) rather than at its first use.
+  func checkCandidate<T>(_ type: T.Type, tag: Any.Type?) throws(DIError) {
+    let key = ServiceKey(T.self, tag: tag)
+    if let entry = snapshot.table[key] {
+      _ = try choose(entry, for: T.self, tag: tag)
+    } else if !(T.self is any DIParameterModifier.Type) {
+      throw DIError(.notRegistered, requestedName: Self.name(of: T.self, tag: tag))
+    }
+  }
+}

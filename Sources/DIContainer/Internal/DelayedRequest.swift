@@ -1,0 +1,63 @@
+/// What a `Lazy` or `Provider` needs to resolve later: the container (held weakly), the
+/// framework that asked, the tag, and the object graph of the resolution that made it.
+///
+/// Holds the graph strongly, so its `.objectGraph` objects are reused by later
+/// resolutions; the graph holds them weakly once no resolution uses it (see
+/// ``ObjectGraph``), so nothing here outlives the delayed value itself.
+final class DelayedRequest: Sendable {
+  private let container: WeakReference
+  private let requester: DIModuleID?
+  private let tag: Any.Type?
+  private let graph: ObjectGraph
+  /// The component to use, for one element of `many`; nil to choose a candidate.
+  private let component: Component?
+  /// `Lazy<Cat>`, for errors.
+  let name: String
+
+  init(
+    name: String, context: inout DIResolutionContext, tag: Any.Type?, component: Component? = nil
+  ) {
+    self.name = name
+    container = WeakReference(context.container)
+    requester = context.requester
+    self.tag = tag
+    graph = context.sharedGraph()
+    self.component = component
+  }
+
+  /// Resolves a `T` now, in the captured graph, with `arguments` for the component asked
+  /// for.
+  func resolve<T>(_ type: T.Type, arguments: [Any]?) throws(DIError) -> T {
+    guard let container = container.object as? DIContainer else {
+      throw DIError(
+        .invalid("the container that made this \(name) is gone."), requestedName: name)
+    }
+    do throws(DIError) {
+      return try DIResolutionContext.with(
+        container, requester: requester, arguments: arguments, graph: graph
+      ) { (context) throws(DIError) -> T in
+        if let component { return try context.instance(T.self, of: component) }
+        return try context.value(T.self, tag: tag)
+      }
+    } catch {
+      var error = error
+      error.enter(name, component: nil)
+      throw error
+    }
+  }
+}
+
+/// Stops the program with the text of `error`, as `resolve()` does.
+func trap(_ error: DIError, file: StaticString = #fileID, line: UInt = #line) -> Never {
+  DISetting.Log.log(.error, error.description)
+  fatalError("\n\(error.description)", file: file, line: line)
+}
+
+/// A delayed parameter type (`Lazy`, `Provider` and their argument forms): `many` gives
+/// one per component of the wrapped service.
+protocol DelayedModifier {
+  /// One delayed value per component of the wrapped service under `tag`.
+  static func all(
+    in context: inout DIResolutionContext, tag: Any.Type?, inFramework: Bool
+  ) throws(DIError) -> [Any]
+}

@@ -1,0 +1,54 @@
+/// The instances of one `.multiton` component: one ``InstanceCell`` per distinct set of
+/// runtime arguments, so concurrent first requests with equal arguments make one instance.
+final class MultitonCells: Sendable {
+  /// The runtime arguments of a request, compared by type and value (so `1` and `1.0`
+  /// stay apart).
+  ///
+  /// Arguments are user values the library only hashes and compares, under the cells'
+  /// lock; like instances (``Instance``) they are not constrained to `Sendable`.
+  struct Key: Hashable, @unchecked Sendable {
+    let types: [ObjectIdentifier]
+    let values: [AnyHashable]
+
+    /// The key of `arguments`, or the position and type of the first one that is not
+    /// `Hashable`.
+    static func make(_ arguments: [Any]) -> Result<Key, DIError> {
+      var types: [ObjectIdentifier] = []
+      var values: [AnyHashable] = []
+      for (index, argument) in arguments.enumerated() {
+        guard let hashable = argument as? AnyHashable else {
+          return .failure(
+            DIError(
+              .invalid(
+                "argument \(index + 1) (\(type(of: argument))) is not Hashable; a .multiton"
+                  + " component keeps one instance per set of arguments, so they must be"
+                  + " Hashable.")))
+        }
+        types.append(ObjectIdentifier(type(of: argument)))
+        values.append(hashable)
+      }
+      return .success(Key(types: types, values: values))
+    }
+  }
+
+  private let cells = Locked<[Key: InstanceCell]>([:])
+
+  /// The cell of `key`, made on first need.
+  func cell(for key: Key) -> InstanceCell {
+    cells.withLock { cells in
+      if let cell = cells[key] { return cell }
+      let cell = InstanceCell(weak: false)
+      cells[key] = cell
+      return cell
+    }
+  }
+
+  /// Drops every instance and returns them, so the caller releases them outside the lock.
+  func clear() -> [Instance] {
+    let dropped = cells.withLock { cells in
+      defer { cells = [:] }
+      return Array(cells.values)
+    }
+    return dropped.compactMap { $0.clear() }
+  }
+}
