@@ -1,7 +1,7 @@
-/// Also texts the customer about orders of $100 or more.
+/// Also texts the customer about orders of $80 or more.
 final class TextMessageChannel: Channel {
   /// The smallest total worth a text message, in cents.
-  static let threshold = 100_00
+  static let threshold = 80_00
 
   var name: String { "sms" }
 
