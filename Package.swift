@@ -11,7 +11,8 @@ let package = Package(
   name: "DIContainer",
   platforms: [.macOS(.v15)],
   products: [
-    .library(name: "DIContainer", targets: ["DIContainer", "DIParts", "DIFrameworks"])
+    .library(name: "DIContainer", targets: ["DIContainer", "DIParts", "DIFrameworks"]),
+    .executable(name: "sample-app", targets: ["SampleApp"]),
   ],
   targets: [
     .target(name: "DIContainer", swiftSettings: strictSettings),
@@ -42,6 +43,37 @@ let package = Package(
       dependencies: [
         "DIContainer", "DIParts", "DIFrameworks", "ModularFixtureShared", "ModularFixtureNews",
         "ModularFixtureProfile",
+      ]),
+    // The sample: an order-processing backend made of three frameworks, each its own module
+    // (Sources/SampleApp/<Name>), the domain they share, the commands and the executable.
+    .target(
+      name: "OrderModel", path: "Sources/SampleApp/OrderModel", swiftSettings: strictSettings),
+    .target(
+      name: "Inventory",
+      dependencies: ["DIContainer", "DIParts", "DIFrameworks", "OrderModel"],
+      path: "Sources/SampleApp/Inventory", swiftSettings: strictSettings),
+    .target(
+      name: "Billing",
+      dependencies: ["DIContainer", "DIParts", "DIFrameworks", "OrderModel", "Inventory"],
+      path: "Sources/SampleApp/Billing", swiftSettings: strictSettings),
+    .target(
+      name: "Notifications",
+      dependencies: ["DIContainer", "DIParts", "DIFrameworks", "OrderModel", "Billing"],
+      path: "Sources/SampleApp/Notifications", swiftSettings: strictSettings),
+    .target(
+      name: "SampleAppCore",
+      dependencies: [
+        "DIContainer", "DIFrameworks", "OrderModel", "Inventory", "Billing", "Notifications",
+      ],
+      path: "Sources/SampleApp/Core", swiftSettings: strictSettings),
+    .executableTarget(
+      name: "SampleApp", dependencies: ["SampleAppCore"], path: "Sources/SampleApp/App",
+      swiftSettings: strictSettings),
+    .testTarget(
+      name: "SampleAppTests",
+      dependencies: [
+        "DIContainer", "DIFrameworks", "OrderModel", "Inventory", "Billing", "Notifications",
+        "SampleAppCore",
       ]),
   ],
   swiftLanguageModes: [.v6]

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Runs every sample-app command once: checks its exit status and one line of its output.
+# Builds the product once, then runs the binary directly. `.ci/run` calls it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [[ -d /opt/swift/usr/bin ]]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
+
+swift build --product sample-app
+app=".build/debug/sample-app"
+failures=0
+
+# check <expected status> <expected line (grep -F)> <arguments…>
+check() {
+  local expected=$1 line=$2 status=0 output
+  shift 2
+  output=$("$app" "$@" 2>&1) || status=$?
+  if [[ $status -ne $expected ]]; then
+    echo "FAIL sample-app $*: exit status $status, expected $expected" >&2
+    failures=$((failures + 1))
+  elif ! grep -qF -- "$line" <<<"$output"; then
+    echo "FAIL sample-app $*: no line '$line' in:" >&2
+    echo "$output" >&2
+    failures=$((failures + 1))
+  else
+    echo "ok   sample-app $* (exit $status)"
+  fi
+}
+
+check 0 "paid 4 (" run --orders 5 --seed 42
+check 0 "paid 2 (\$138.24), card declined 1, no stock 2" run
+check 0 "  Notifier → PaymentLedger (BillingFramework), EmailChannel, TextMessageChannel" graph
+check 0 '  "Notifier" -> "PaymentLedger";' graph --format dot
+check 0 "  Notifier --> PaymentLedger" graph --format mermaid
+check 0 "valid: 13 checks passed" validate
+check 1 "path: OrderPipeline → StockService → ConnectionPool → ResourceTracker" \
+  validate --missing-tracker
+check 0 "  closed: PaymentsDatabase#1, PaymentLedger#1" modules
+check 0 "usage: sample-app <command> [options]" --help
+check 0 "usage: sample-app run [--orders N] [--seed S]" run --help
+check 0 "usage: sample-app graph [--format text|dot|mermaid]" graph --help
+check 0 "usage: sample-app validate [--missing-tracker]" validate --help
+check 0 "usage: sample-app modules" modules --help
+check 64 "sample-app: unknown command 'frobnicate'" frobnicate
+check 64 "sample-app: unknown option '--verbose' for run" run --verbose
+check 64 "sample-app: --orders takes a whole number from 1 to 1000, not 'many'" run --orders many
+check 64 "sample-app: unknown format 'svg'" graph --format svg
+
+if [[ $failures -ne 0 ]]; then
+  echo "$failures sample-app check(s) failed" >&2
+  exit 1
+fi
+echo "every sample-app command works"

@@ -1,0 +1,22 @@
+internal import OrderModel
+import Synchronization
+
+/// Billing's audit log: charges and declines.
+final class PaymentLedger: AuditLog {
+  let label: String
+  private let tracker: ResourceTracker
+  private let lines = Mutex<[String]>([])
+
+  init(tracker: ResourceTracker) {
+    self.tracker = tracker
+    label = tracker.open("PaymentLedger")
+  }
+
+  func record(_ entry: String) {
+    lines.withLock { $0.append(entry) }
+  }
+
+  var entries: [String] { lines.withLock { $0 } }
+
+  func close() { tracker.close(label) }
+}

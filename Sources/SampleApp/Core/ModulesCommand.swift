@@ -1,0 +1,78 @@
+internal import DIContainer
+internal import DIFrameworks
+internal import OrderModel
+
+/// `sample-app modules`: what each framework got for the shared protocols, then what
+/// `clean(framework:)` drops.
+enum ModulesCommand {
+  static let help = """
+    usage: sample-app modules
+
+    Shows which AuditLog and ConnectionPool each framework gets (no tags, no names: its
+    own, or the one of the framework it imports), lists each framework's resources
+    (manyInFramework), then calls clean(framework: BillingFramework.self) and shows which
+    instances were dropped (resolved again: a new instance) and closed, and which were kept.
+
+    """
+
+  /// The framework whose instances the command drops.
+  static var cleaned: (name: String, type: any DIFramework.Type) { SampleContainer.frameworks[1] }
+
+  static func run(_ arguments: inout Arguments) throws(UsageError) -> CommandResult {
+    try arguments.finish()
+    return CommandResult(status: 0, output: report())
+  }
+
+  static func report() -> String {
+    let container = SampleContainer.make()
+    let tracker: ResourceTracker = container.resolve()
+
+    var text =
+      "Each framework asks for `any AuditLog` and `any ConnectionPool`, no tags or names:\n\n"
+    var picks = TextTable(["framework", "AuditLog", "ConnectionPool", "whose"])
+    for (name, framework) in SampleContainer.frameworks {
+      let log: any AuditLog = container.resolve(from: framework)
+      let pool: any ConnectionPool = container.resolve(from: framework)
+      let owner = TypeName.framework(of: log) ?? "application"
+      let whose = owner == name ? "its own" : "\(owner)'s, through its import"
+      picks.append([name, log.label, pool.label, whose])
+    }
+    text += picks.text
+
+    let before = resourcesByFramework(container)
+    _ = tracker.takeEvents()
+    text += "\ncontainer.clean(framework: \(cleaned.name).self)\n"
+    container.clean(framework: cleaned.type)
+    let after = resourcesByFramework(container)
+
+    var changes = TextTable(["framework", "before", "after", ""])
+    for ((name, old), (_, new)) in zip(before, after) {
+      for (oldResource, newResource) in zip(old, new) {
+        let dropped = oldResource !== newResource
+        // Until the container runs onClean hooks, the application closes what it dropped.
+        if dropped { oldResource.close() }
+        changes.append([name, oldResource.label, newResource.label, dropped ? "dropped" : "kept"])
+      }
+    }
+    let events = tracker.takeEvents()
+    for verb in ["closed", "opened"] {
+      let labels = events.filter { $0.hasPrefix(verb + " ") }.map { $0.dropFirst(verb.count + 1) }
+      text += "  \(verb): " + (labels.isEmpty ? "nothing" : labels.joined(separator: ", ")) + "\n"
+    }
+    text += "\n" + changes.text
+    text += "(clean(framework:) drops that framework's .perFramework instances only; other\n"
+    text += " frameworks' stay, and so do .perPart ones, which clean(part:) drops)\n"
+    let log: any AuditLog = container.resolve(from: SampleContainer.frameworks[2].type)
+    text += "\n\(SampleContainer.frameworks[2].name) now gets \(log.label), Billing's new ledger.\n"
+    return text
+  }
+
+  /// Each framework's own resources, in registration order.
+  private static func resourcesByFramework(
+    _ container: DIContainer
+  ) -> [(name: String, resources: [any Resource])] {
+    SampleContainer.frameworks.map { name, framework in
+      (name, manyInFramework(container.resolve(from: framework)))
+    }
+  }
+}

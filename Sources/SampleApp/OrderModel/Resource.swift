@@ -1,0 +1,20 @@
+/// Something a framework opens and must close: a connection pool, a ledger, a client.
+///
+/// The sample's frameworks register their resources as `Resource` too, so an application
+/// can list a framework's own with `manyInFramework` and close those a clean dropped.
+///
+/// ```swift
+/// let resources: [any Resource] = manyInFramework(container.resolve(from: BillingFramework.self))
+/// for resource in resources { print(resource.label) }  // PaymentsDatabase#1, …
+/// ```
+public protocol Resource: AnyObject, Sendable {
+  /// The resource's kind and serial number in its container, such as `PaymentsDatabase#1`.
+  var label: String { get }
+
+  /// Closes the resource; closing it again does nothing.
+  ///
+  /// ```swift
+  /// pool.close()
+  /// ```
+  func close()
+}

@@ -1,0 +1,65 @@
+import Testing
+
+@testable import SampleAppCore
+
+@Suite struct CommandLineTests {
+  @Test(arguments: ["run", "graph", "validate", "modules"])
+  func everyCommandHasHelp(command: String) {
+    let result = SampleCLI.run([command, "--help"])
+    #expect(result.status == 0)
+    #expect(result.output.hasPrefix("usage: sample-app \(command)"))
+  }
+
+  @Test func helpListsEveryCommand() {
+    let result = SampleCLI.run(["--help"])
+    #expect(result.status == 0)
+    for command in ["run", "graph", "validate", "modules"] {
+      #expect(result.output.contains("\n  \(command) "))
+    }
+  }
+
+  @Test(arguments: [
+    (["frobnicate"], "unknown command 'frobnicate'"),
+    ([], "missing command"),
+    (["run", "--orders"], "--orders needs a value"),
+    (["run", "--orders", "zero"], "--orders takes a whole number from 1 to 1000, not 'zero'"),
+    (["run", "--orders=0"], "--orders takes a whole number from 1 to 1000, not '0'"),
+    (["run", "--verbose"], "unknown option '--verbose' for run"),
+    (["graph", "--format", "svg"], "unknown format 'svg'"),
+    (["modules", "extra"], "unexpected argument 'extra' for modules"),
+  ])
+  func usageErrorsExitWith64(arguments: [String], message: String) {
+    let result = SampleCLI.run(arguments)
+    #expect(result.status == 64)
+    #expect(result.output.isEmpty)
+    #expect(result.errors.contains(message))
+  }
+
+  @Test func validatePassesOnTheSampleAndFailsWithoutTheTracker() {
+    let valid = SampleCLI.run(["validate"])
+    #expect(valid.status == 0)
+    #expect(valid.output.hasSuffix("valid: 13 checks passed\n"))
+    #expect(valid.output.contains("ok  any AuditLog from NotificationsFramework"))
+
+    let invalid = SampleCLI.run(["validate", "--missing-tracker"])
+    #expect(invalid.status == 1)
+    #expect(
+      invalid.output.contains(
+        "path: OrderPipeline → StockService → ConnectionPool → ResourceTracker"))
+    #expect(invalid.output.hasSuffix("invalid: 13 of 13 checks failed\n"))
+  }
+
+  @Test func graphGroupsComponentsByFramework() {
+    let text = SampleCLI.run(["graph"])
+    #expect(text.status == 0)
+    #expect(
+      text.output.contains("NotificationsFramework\n  Notifier → PaymentLedger (BillingFramework)"))
+    let dot = SampleCLI.run(["graph", "--format", "dot"])
+    #expect(dot.output.hasPrefix("digraph SampleApp {"))
+    #expect(dot.output.contains("    label=\"BillingFramework\";\n    \"Invoicer\";"))
+    #expect(dot.output.contains("  \"Notifier\" -> \"PaymentLedger\";\n"))
+    let mermaid = SampleCLI.run(["graph", "--format=mermaid"])
+    #expect(mermaid.output.hasPrefix("flowchart LR\n"))
+    #expect(mermaid.output.contains("  Notifier --> PaymentLedger\n"))
+  }
+}
