@@ -53,20 +53,22 @@ enum Compare {
     }
 
     let harness = Harness(
-      minimumNanoseconds: UInt64(option("--min-ms").flatMap { Double($0) } ?? (quick ? 1 : 100)
-        * 1_000_000),
+      minimumNanoseconds: UInt64(
+        option("--min-ms").flatMap { Double($0) } ?? (quick ? 1 : 100)
+          * 1_000_000),
       rounds: option("--rounds").flatMap { Int($0) } ?? (quick ? 1 : 7),
       allocationOperations: quick ? 100 : 10_000)
 
-
-
     log(
       "measuring \(scenarios.count) scenarios × 3 implementations, \(harness.rounds) rounds, "
-        + "≥ \(harness.minimumNanoseconds / 1_000_000) ms each\(quick ? " (quick: CI check only)" : "")")
+        + "≥ \(harness.minimumNanoseconds / 1_000_000) ms each\(quick ? " (quick: CI check only)" : "")"
+    )
     let timings = harness.run(scenarios, log: log)
     let allocations = scenarios.map { scenario in
       Dictionary(
-        uniqueKeysWithValues: Implementation.allCases.map { ($0, harness.allocations(scenario, $0)) })
+        uniqueKeysWithValues: Implementation.allCases.map {
+          ($0, harness.allocations(scenario, $0))
+        })
     }
 
     print(

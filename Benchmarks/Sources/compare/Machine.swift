@@ -14,7 +14,8 @@ enum Machine {
     defer { fclose(file) }
     var buffer = [CChar](repeating: 0, count: 1024)
     while fgets(&buffer, Int32(buffer.count), file) != nil {
-      let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      let line = String(
+        decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
       if line.hasPrefix("model name"), let colon = line.firstIndex(of: ":") {
         return String(line[line.index(after: colon)...]).trimmingSpaces()
       }
