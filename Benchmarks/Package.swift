@@ -1,0 +1,28 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// The benchmark package: compares hand-written construction, DIContainer and Swinject.
+/// It lives apart from the library so the library keeps no dependencies.
+let package = Package(
+  name: "Benchmarks",
+  platforms: [.macOS(.v15)],
+  dependencies: [
+    .package(name: "DIContainer", path: ".."),
+    .package(url: "https://github.com/Swinject/Swinject", exact: "2.10.0"),
+  ],
+  targets: [
+    .target(name: "BenchSupport"),
+    .executableTarget(
+      name: "compare",
+      dependencies: [
+        "BenchSupport",
+        .product(name: "DIContainer", package: "DIContainer"),
+        .product(name: "Swinject", package: "Swinject"),
+      ],
+      swiftSettings: [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+      ]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,57 @@
+import DIContainer
+import Swinject
+
+/// Checks that each implementation makes the graph the scenario describes, so the timings
+/// compare the same work. Returns the problems found.
+func checkScenarios() -> [String] {
+  var problems: [String] = []
+  func expect(_ condition: Bool, _ message: String) {
+    if !condition { problems.append(message) }
+  }
+
+  let container = DIContainer()
+  container.register(D.init).lifetime(.perContainer(.single))
+  expect(
+    (container.resolve() as D) === (container.resolve() as D), "S1 DIContainer: not a singleton")
+  let swinject = Container()
+  swinject.register(D.self) { _ in D() }.inObjectScope(.container)
+  expect(swinject.resolve(D.self)! === swinject.resolve(D.self)!, "S1 Swinject: not a singleton")
+  let shared = LazyShared { D() }
+  expect(shared.value === shared.value, "S1 hand-written: not a singleton")
+
+  for sharedD in [false, true] {
+    let name = sharedD ? "S4" : "S3"
+    let container = DIContainer()
+    container.register(D.init).lifetime(sharedD ? .objectGraph : .prototype)
+    container.register(B.init)
+    container.register(C.init)
+    container.register { A(b: $0, c: $1) }
+    let a: A = container.resolve()
+    let other: A = container.resolve()
+    expect((a.b.d === a.c.d) == sharedD, "\(name) DIContainer: wrong sharing of D in a graph")
+    expect(a.b.d !== other.b.d, "\(name) DIContainer: D shared across resolves")
+
+    let swinject = Container()
+    Scenarios.registerGraph(in: swinject, sharedD: sharedD)
+    let sa = swinject.resolve(A.self)!
+    let sother = swinject.resolve(A.self)!
+    expect((sa.b.d === sa.c.d) == sharedD, "\(name) Swinject: wrong sharing of D in a graph")
+    expect(sa.b.d !== sother.b.d, "\(name) Swinject: D shared across resolves")
+  }
+
+  let fanContainer = DIContainer()
+  fanContainer.register(P0.init)
+  fanContainer.register(P1.init)
+  fanContainer.register(P2.init)
+  fanContainer.register(P3.init)
+  fanContainer.register(P4.init)
+  fanContainer.register(P5.init)
+  fanContainer.register(P6.init)
+  fanContainer.register(P7.init)
+  fanContainer.register(P8.init)
+  fanContainer.register(P9.init)
+  fanContainer.register(Fan.init)
+  let fans: (Fan, Fan) = (fanContainer.resolve(), fanContainer.resolve())
+  expect(fans.0.p9 !== fans.1.p9, "S5 DIContainer: dependencies not transient")
+  return problems
+}

@@ -1,0 +1,87 @@
+// `swift run -c release --package-path Benchmarks compare [--quick] [--rounds N]
+//   [--min-ms N] [--only S1,S3] [--profile S3 --count N]`
+//
+// Compares hand-written construction, DIContainer and Swinject 2.10 on the scenarios of
+// the issue and prints Markdown tables. See Benchmarks/README.md.
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The `compare` command.
+@main
+enum Compare {
+  static func main() {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    func option(_ name: String) -> String? {
+      guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else {
+        return nil
+      }
+      return arguments[index + 1]
+    }
+
+    let quick = arguments.contains("--quick")
+    var scenarios = Scenarios.all
+    if let only = option("--only") {
+      let ids = only.split(separator: ",").map { String($0).uppercased() }
+      scenarios = scenarios.filter { ids.contains($0.id) }
+    }
+
+    // Profiling: run DIContainer's operation of one scenario, untimed, for a profiler.
+    if let id = option("--profile") {
+      guard let scenario = Scenarios.all.first(where: { $0.id == id.uppercased() }) else {
+        print("unknown scenario \(id)")
+        exit(2)
+      }
+      let count = option("--count").flatMap { Int($0) } ?? 100_000
+      let implementation =
+        option("--implementation").flatMap { name in
+          Implementation.allCases.first { "\($0)".lowercased() == name.lowercased() }
+        } ?? .diContainer
+      let operation = scenario.workload(implementation).setup()
+      operation(count)
+      print("ran \(count) operations of \(scenario.id) with \(implementation.title)")
+      exit(0)
+    }
+
+    let problems = checkScenarios()
+    guard problems.isEmpty else {
+      for problem in problems { print("check failed: \(problem)") }
+      exit(1)
+    }
+
+    let harness = Harness(
+      minimumNanoseconds: UInt64(
+        option("--min-ms").flatMap { Double($0) } ?? (quick ? 1 : 100)
+          * 1_000_000),
+      rounds: option("--rounds").flatMap { Int($0) } ?? (quick ? 1 : 7),
+      allocationOperations: quick ? 100 : 10_000)
+
+    log(
+      "measuring \(scenarios.count) scenarios × 3 implementations, \(harness.rounds) rounds, "
+        + "≥ \(harness.minimumNanoseconds / 1_000_000) ms each\(quick ? " (quick: CI check only)" : "")"
+    )
+    let timings = harness.run(scenarios, log: log)
+    let allocations = scenarios.map { scenario in
+      Dictionary(
+        uniqueKeysWithValues: Implementation.allCases.map {
+          ($0, harness.allocations(scenario, $0))
+        })
+    }
+
+    print(
+      "Machine: \(Machine.processors) processors (nproc), \(Machine.cpuModel); release build; "
+        + "\(harness.rounds) rounds, each measurement ≥ \(harness.minimumNanoseconds / 1_000_000) ms"
+        + (quick ? " — QUICK MODE: numbers are not meaningful" : ""))
+    print("")
+    print(Report(scenarios: scenarios, timings: timings, allocations: allocations).markdown())
+  }
+
+  /// Progress, on standard error so standard output keeps only the tables.
+  static func log(_ message: String) {
+    let line = message + "\n"
+    _ = line.withCString { write(2, $0, strlen($0)) }
+  }
+}

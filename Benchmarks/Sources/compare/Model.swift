@@ -1,0 +1,64 @@
+// The objects every scenario makes: plain final classes, as an application declares them.
+
+/// A leaf (S1, S2) and the shared dependency of S3 and S4.
+final class D {}
+
+/// Depends on a `D`.
+final class B {
+  let d: D
+  init(d: D) { self.d = d }
+}
+
+/// Depends on a `D`.
+final class C {
+  let d: D
+  init(d: D) { self.d = d }
+}
+
+/// The root of S3, S4 and S7: `A(B(D), C(D))`.
+final class A {
+  let b: B
+  let c: C
+  init(b: B, c: C) {
+    self.b = b
+    self.c = c
+  }
+}
+
+/// S5's leaves, ten distinct types.
+final class P0 {}
+final class P1 {}
+final class P2 {}
+final class P3 {}
+final class P4 {}
+final class P5 {}
+final class P6 {}
+final class P7 {}
+final class P8 {}
+final class P9 {}
+
+/// S5's root: one object with ten transient dependencies.
+final class Fan {
+  let p0: P0
+  let p1: P1
+  let p2: P2
+  let p3: P3
+  let p4: P4
+  let p5: P5
+  let p6: P6
+  let p7: P7
+  let p8: P8
+  let p9: P9
+  init(p0: P0, p1: P1, p2: P2, p3: P3, p4: P4, p5: P5, p6: P6, p7: P7, p8: P8, p9: P9) {
+    self.p0 = p0
+    self.p1 = p1
+    self.p2 = p2
+    self.p3 = p3
+    self.p4 = p4
+    self.p5 = p5
+    self.p6 = p6
+    self.p7 = p7
+    self.p8 = p8
+    self.p9 = p9
+  }
+}

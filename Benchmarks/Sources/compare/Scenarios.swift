@@ -1,0 +1,219 @@
+import DIContainer
+import Swinject
+
+/// The scenarios of the issue, S1–S7, each for the three implementations.
+enum Scenarios {
+  static let all: [Scenario] = [s1, s2, s3, s4, s5, s6, s7]
+
+  /// S1: resolve a container-scoped singleton.
+  static let s1 = Scenario(id: "S1", title: "resolve a container-scoped singleton", goal: 4) {
+    switch $0 {
+    case .handWritten:
+      // A Mutex-guarded lazy instance (see LazyShared), made before timing like the others.
+      Workload {
+        let shared = LazyShared { D() }
+        sink(shared.value)
+        return { count in for _ in 0..<count { sink(shared.value) } }
+      }
+    case .diContainer:
+      Workload {
+        let container = DIContainer()
+        container.register(D.init).lifetime(.perContainer(.single))
+        sink(container.resolve() as D)
+        return { count in for _ in 0..<count { sink(container.resolve() as D) } }
+      }
+    case .swinject:
+      Workload {
+        let container = Container()
+        container.register(D.self) { _ in D() }.inObjectScope(.container)
+        sink(container.resolve(D.self)!)
+        return { count in for _ in 0..<count { sink(container.resolve(D.self)!) } }
+      }
+    }
+  }
+
+  /// S2: resolve a transient leaf.
+  static let s2 = Scenario(id: "S2", title: "resolve a transient leaf", goal: 3) {
+    switch $0 {
+    case .handWritten:
+      Workload { { count in for _ in 0..<count { sink(D()) } } }
+    case .diContainer:
+      Workload {
+        let container = DIContainer()
+        container.register(D.init)
+        return { count in for _ in 0..<count { sink(container.resolve() as D) } }
+      }
+    case .swinject:
+      Workload {
+        let container = Container()
+        container.register(D.self) { _ in D() }.inObjectScope(.transient)
+        return { count in for _ in 0..<count { sink(container.resolve(D.self)!) } }
+      }
+    }
+  }
+
+  /// S3: transient `A(B(D), C(D))`, five objects.
+  static let s3 = Scenario(id: "S3", title: "transient A(B(D), C(D)), 5 objects", goal: 3) {
+    graphWorkload($0, sharedD: false)
+  }
+
+  /// S4: as S3 with `D` shared in the graph (four objects).
+  static let s4 = Scenario(id: "S4", title: "as S3 with D shared in the graph", goal: 4) {
+    graphWorkload($0, sharedD: true)
+  }
+
+  /// S5: one object with ten transient dependencies.
+  static let s5 = Scenario(
+    id: "S5", title: "one object with 10 transient dependencies", goal: 3
+  ) {
+    switch $0 {
+    case .handWritten:
+      Workload {
+        { count in
+          for _ in 0..<count {
+            sink(
+              Fan(
+                p0: P0(), p1: P1(), p2: P2(), p3: P3(), p4: P4(), p5: P5(), p6: P6(), p7: P7(),
+                p8: P8(), p9: P9()))
+          }
+        }
+      }
+    case .diContainer:
+      Workload {
+        let container = DIContainer()
+        container.register(P0.init)
+        container.register(P1.init)
+        container.register(P2.init)
+        container.register(P3.init)
+        container.register(P4.init)
+        container.register(P5.init)
+        container.register(P6.init)
+        container.register(P7.init)
+        container.register(P8.init)
+        container.register(P9.init)
+        container.register(Fan.init)
+        return { count in for _ in 0..<count { sink(container.resolve() as Fan) } }
+      }
+    case .swinject:
+      Workload {
+        let container = Container()
+        container.register(P0.self) { _ in P0() }.inObjectScope(.transient)
+        container.register(P1.self) { _ in P1() }.inObjectScope(.transient)
+        container.register(P2.self) { _ in P2() }.inObjectScope(.transient)
+        container.register(P3.self) { _ in P3() }.inObjectScope(.transient)
+        container.register(P4.self) { _ in P4() }.inObjectScope(.transient)
+        container.register(P5.self) { _ in P5() }.inObjectScope(.transient)
+        container.register(P6.self) { _ in P6() }.inObjectScope(.transient)
+        container.register(P7.self) { _ in P7() }.inObjectScope(.transient)
+        container.register(P8.self) { _ in P8() }.inObjectScope(.transient)
+        container.register(P9.self) { _ in P9() }.inObjectScope(.transient)
+        container.register(Fan.self) { r in
+          Fan(
+            p0: r.resolve(P0.self)!, p1: r.resolve(P1.self)!, p2: r.resolve(P2.self)!,
+            p3: r.resolve(P3.self)!, p4: r.resolve(P4.self)!, p5: r.resolve(P5.self)!,
+            p6: r.resolve(P6.self)!, p7: r.resolve(P7.self)!, p8: r.resolve(P8.self)!,
+            p9: r.resolve(P9.self)!)
+        }.inObjectScope(.transient)
+        return { count in for _ in 0..<count { sink(container.resolve(Fan.self)!) } }
+      }
+    }
+  }
+
+  /// S6: a new container, 1,000 registrations and 1,000 resolves (all timed); one operation
+  /// is the whole of it.
+  static let s6 = Scenario(
+    id: "S6", title: "new container + 1,000 registrations + 1,000 resolves", goal: 7,
+    resolvesPerOperation: S6Types.count
+  ) {
+    switch $0 {
+    case .handWritten:
+      Workload { { count in for _ in 0..<count { S6Types.makeAll() } } }
+    case .diContainer:
+      Workload {
+        { count in
+          for _ in 0..<count {
+            let container = DIContainer()
+            S6Types.registerAll(in: container)
+            S6Types.resolveAll(from: container)
+          }
+        }
+      }
+    case .swinject:
+      Workload {
+        { count in
+          for _ in 0..<count {
+            let container = Container()
+            S6Types.registerAll(in: container)
+            S6Types.resolveAll(from: container)
+          }
+        }
+      }
+    }
+  }
+
+  /// S7: S3 on two threads at once, one shared container; measures combined throughput.
+  /// Swinject's container is made thread-safe with `synchronize()`, as its README asks.
+  static let s7 = Scenario(
+    id: "S7", title: "S3 on 2 threads at once (combined throughput)", goal: 4
+  ) {
+    switch $0 {
+    case .handWritten, .diContainer:
+      var workload = graphWorkload($0, sharedD: false)
+      workload.threads = 2
+      return workload
+    case .swinject:
+      return Workload(
+        setup: {
+          let container = Container()
+          registerGraph(in: container, sharedD: false)
+          let resolver = container.synchronize()
+          return { count in for _ in 0..<count { sink(resolver.resolve(A.self)!) } }
+        }, threads: 2)
+    }
+  }
+
+  /// S3 and S4 (and S7's operation).
+  static func graphWorkload(_ implementation: Implementation, sharedD: Bool) -> Workload {
+    switch implementation {
+    case .handWritten:
+      if sharedD {
+        return Workload {
+          { count in
+            for _ in 0..<count {
+              let d = D()
+              sink(A(b: B(d: d), c: C(d: d)))
+            }
+          }
+        }
+      }
+      return Workload {
+        { count in for _ in 0..<count { sink(A(b: B(d: D()), c: C(d: D()))) } }
+      }
+    case .diContainer:
+      return Workload {
+        let container = DIContainer()
+        container.register(D.init).lifetime(sharedD ? .objectGraph : .prototype)
+        container.register(B.init)
+        container.register(C.init)
+        container.register { A(b: $0, c: $1) }
+        return { count in for _ in 0..<count { sink(container.resolve() as A) } }
+      }
+    case .swinject:
+      return Workload {
+        let container = Container()
+        registerGraph(in: container, sharedD: sharedD)
+        return { count in for _ in 0..<count { sink(container.resolve(A.self)!) } }
+      }
+    }
+  }
+
+  /// Registers `A(B(D), C(D))` in a Swinject container.
+  static func registerGraph(in container: Container, sharedD: Bool) {
+    container.register(D.self) { _ in D() }.inObjectScope(sharedD ? .graph : .transient)
+    container.register(B.self) { r in B(d: r.resolve(D.self)!) }.inObjectScope(.transient)
+    container.register(C.self) { r in C(d: r.resolve(D.self)!) }.inObjectScope(.transient)
+    container.register(A.self) { r in
+      A(b: r.resolve(B.self)!, c: r.resolve(C.self)!)
+    }.inObjectScope(.transient)
+  }
+}
