@@ -23,6 +23,13 @@ let package = Package(
         .enableUpcomingFeature("ExistentialAny"),
         .enableUpcomingFeature("MemberImportVisibility"),
       ]),
+    .executableTarget(
+      name: "graph-validation",
+      dependencies: [.product(name: "DIContainer", package: "DIContainer")],
+      swiftSettings: [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )
