@@ -34,6 +34,8 @@ final class Component: Sendable {
   let isTest: Bool
   let isRoot: Bool
   let storage: InstanceStorage
+  /// The cell of `storage`, unretained (`storage` keeps it), for the hot path.
+  let cell: Unmanaged<InstanceCell>?
   /// Registration order within the container.
   let order: Int
 
@@ -54,6 +56,7 @@ final class Component: Sendable {
     isTest = draft.isTest
     isRoot = draft.isRoot
     self.storage = storage
+    if case .cell(let cell) = storage { self.cell = .passUnretained(cell) } else { cell = nil }
     order = draft.order
   }
 

@@ -66,11 +66,10 @@ package struct DIResolutionContext {
       context.graph?.leave()
       context.graph = nil
     }
-    return try withExtendedLifetime(container) { () throws(DIError) -> Result in
-      let result = try body(&context)
-      try context.finish()
-      return result
-    }
+    // `container` is a parameter, so the caller keeps it alive until this returns.
+    let result = try body(&context)
+    try context.finish()
+    return result
   }
 
   /// The object graph of this request, if it has one.
@@ -99,9 +98,14 @@ package struct DIResolutionContext {
   /// Resolves a parameter of type `T`: a service, or a modifier such as `Optional`,
   /// `DIMany` or `Lazy`.
   package mutating func value<T>(_ type: T.Type, tag: Any.Type?) throws(DIError) -> T {
-    let key = ServiceKey(T.self, tag: tag)
-    if let entry = snapshot.table[key] {
-      return try instance(T.self, of: try choose(entry, for: T.self, tag: tag))
+    unowned(unsafe) let table = snapshot.table
+    if let index = table.index(of: ServiceKey(T.self, tag: tag)) {
+      if let single = table.single(at: index) {
+        // The snapshot keeps the component alive: no reference counting on the hot path.
+        unowned(unsafe) let component = single.takeUnretainedValue()
+        return try instance(T.self, of: component)
+      }
+      return try instance(T.self, of: try choose(table.entry(at: index), for: T.self, tag: tag))
     }
     if let modifier = T.self as? any DIParameterModifier.Type {
       return try resolve(modifier, as: T.self, tag: tag)
@@ -213,22 +217,27 @@ package struct DIResolutionContext {
   // MARK: - Instances
 
   /// The instance `component` provides, as a `T`; a failure records this step.
+  @inline(__always)
   mutating func instance<T>(_ type: T.Type, of component: Component) throws(DIError) -> T {
-    let value: Any
+    let value = try instance(of: component, requested: T.self)
+    // The implementation type asked for: no dynamic cast (nor `T?` metadata) needed.
+    if ObjectIdentifier(Swift.type(of: value)) == ObjectIdentifier(T.self) {
+      return Self.reinterpret(value, as: T.self)
+    }
+    return try Self.cast(value, to: T.self, component: component)
+  }
+
+  /// The instance of `component`, recording the step for `requested` when it fails.
+  private mutating func instance(
+    of component: Component, requested: Any.Type
+  ) throws(DIError) -> Any {
     do throws(DIError) {
-      value = try instance(of: component)
+      return try instance(of: component)
     } catch {
       var error = error
-      error.enter(String(describing: T.self), component: component.summary)
+      error.enter(String(describing: requested), component: component.summary)
       throw error
     }
-    // The implementation type asked for: no dynamic cast (nor `T?` metadata) needed.
-    if Swift.type(of: value) == T.self { return Self.reinterpret(value, as: T.self) }
-    guard let typed = value as? T else {
-      throw DIError(
-        .notAService, requestedName: String(describing: T.self), component: component.summary)
-    }
-    return typed
   }
 
   /// `value` as a `T`, which its dynamic type `Value` is.
@@ -237,8 +246,24 @@ package struct DIResolutionContext {
     unsafeBitCast(value, to: T.self)
   }
 
+  /// `value` as a `T` it conforms to or inherits from (a service of its component).
+  @inline(never)
+  private static func cast<T>(
+    _ value: Any, to type: T.Type, component: Component
+  ) throws(DIError) -> T {
+    guard let typed = value as? T else {
+      throw DIError(
+        .notAService, requestedName: String(describing: T.self), component: component.summary)
+    }
+    return typed
+  }
+
   /// The instance of `component`, from its lifetime's storage or new.
   mutating func instance(of component: Component) throws(DIError) -> Any {
+    if let cell = component.cell {
+      unowned(unsafe) let cell = cell.takeUnretainedValue()
+      if let ready = cell.current { return ready.value }
+    }
     switch component.storage {
     case .none:
       return try build(component) { _ in }

@@ -49,18 +49,28 @@ final class InstanceCell: Sendable {
     _ make: (_ publish: (Any) -> Void) throws(DIError) -> Any,
     onCycle: () -> DIError
   ) throws(DIError) -> Any {
+    if let ready = current { return ready.value }
+    return try create(make, onCycle: onCycle)
+  }
+
+  /// The slow path of ``instance(_:onCycle:)``: no instance yet.
+  @inline(never)
+  private func create(
+    _ make: (_ publish: (Any) -> Void) throws(DIError) -> Any,
+    onCycle: () -> DIError
+  ) throws(DIError) -> Any {
     let me = ThreadIdentity.current
-    enum Fast {
+    enum Probe {
       case ready(Instance)
       case reentered(Instance?)
       case miss
     }
-    let fast: Fast = state.withLock { state in
+    let probe: Probe = state.withLock { state in
       if let ready = Self.read(state.slot) { return .ready(ready) }
       if state.creator == me { return .reentered(state.partial) }
       return .miss
     }
-    switch fast {
+    switch probe {
     case .ready(let instance): return instance.value
     case .reentered(let partial):
       guard let partial else { throw onCycle() }

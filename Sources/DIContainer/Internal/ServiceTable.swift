@@ -1,28 +1,42 @@
 /// The candidates of every service key, in an open-addressing table built once per snapshot.
 ///
 /// The hot path of every request: one multiplicative hash of two pointers and usually one
-/// probe, where a `Dictionary` would run SipHash.
-struct ServiceTable: Sendable {
-  private let keys: [ServiceKey]
-  private let entries: [ServiceEntry?]
+/// probe, where a `Dictionary` would run SipHash. The slots live in buffers of their own, so
+/// a lookup touches no reference count.
+final class ServiceTable: @unchecked Sendable {
+  // Written once in `init`, then only read.
+  private let keys: UnsafeMutableBufferPointer<ServiceKey>
+  private let entries: UnsafeMutableBufferPointer<ServiceEntry?>
+  /// The only candidate of each key that has one, unretained: `entries` keeps it.
+  private let singles: UnsafeMutableBufferPointer<Unmanaged<Component>?>
+  private let mask: Int
   private let shift: UInt
 
   init(_ entries: [ServiceKey: ServiceEntry]) {
     var bits: UInt = 3
     while (1 << bits) < entries.count * 2 { bits += 1 }
     let capacity = 1 << Int(bits)
+    mask = capacity - 1
     shift = 64 - bits
-    var keys = [ServiceKey](
-      repeating: ServiceKey(Never.self), count: capacity)
-    var slots = [ServiceEntry?](repeating: nil, count: capacity)
+    keys = .allocate(capacity: capacity)
+    keys.initialize(repeating: ServiceKey(Never.self))
+    self.entries = .allocate(capacity: capacity)
+    self.entries.initialize(repeating: nil)
+    singles = .allocate(capacity: capacity)
+    singles.initialize(repeating: nil)
     for (key, entry) in entries {
       var index = Self.slot(of: key, shift: shift)
-      while slots[index] != nil { index = (index + 1) & (capacity - 1) }
+      while self.entries[index] != nil { index = (index + 1) & mask }
       keys[index] = key
-      slots[index] = entry
+      self.entries[index] = entry
+      if case .single(let component) = entry { singles[index] = .passUnretained(component) }
     }
-    self.keys = keys
-    self.entries = slots
+  }
+
+  deinit {
+    keys.deinitialize().deallocate()
+    entries.deinitialize().deallocate()
+    singles.deinitialize().deallocate()
   }
 
   @inline(__always)
@@ -32,15 +46,33 @@ struct ServiceTable: Sendable {
     return Int(truncatingIfNeeded: ((type ^ (tag &* 31)) &* 0x9E37_79B9_7F4A_7C15) >> shift)
   }
 
-  /// The candidates of `key`, if any component provides it.
+  /// Where `key` is, if any component provides it.
   @inline(__always)
-  subscript(key: ServiceKey) -> ServiceEntry? {
-    let mask = keys.count - 1
+  func index(of key: ServiceKey) -> Int? {
     var index = Self.slot(of: key, shift: shift)
-    while let entry = entries[index] {
-      if keys[index] == key { return entry }
+    while entries[index] != nil {
+      if keys[index] == key { return index }
       index = (index + 1) & mask
     }
     return nil
+  }
+
+  /// The candidates at `index`.
+  @inline(__always)
+  func entry(at index: Int) -> ServiceEntry {
+    // `index(of:)` only returns occupied slots.
+    entries[index]!
+  }
+
+  /// The only candidate at `index`, if there is exactly one.
+  @inline(__always)
+  func single(at index: Int) -> Unmanaged<Component>? {
+    singles[index]
+  }
+
+  /// The candidates of `key`, if any component provides it.
+  @inline(__always)
+  subscript(key: ServiceKey) -> ServiceEntry? {
+    index(of: key).map(entry(at:))
   }
 }
