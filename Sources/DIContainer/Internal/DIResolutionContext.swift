@@ -61,11 +61,7 @@ package struct DIResolutionContext {
       graph.enter()
       context.graph = graph
     }
-    defer {
-      // The request is over, however it ended: the graph may hold its objects weakly now.
-      context.graph?.leave()
-      context.graph = nil
-    }
+    defer { context.endGraph() }
     // `container` is a parameter, so the caller keeps it alive until this returns.
     let result = try body(&context)
     try context.finish()
@@ -80,6 +76,16 @@ package struct DIResolutionContext {
       graphReference?.release()
       graphReference = newValue.map { Unmanaged.passUnretained($0) }
     }
+  }
+
+  /// Ends this request's use of its graph, however the request ended: a graph that a
+  /// `Lazy` or `Provider` keeps may hold its objects weakly now; one nobody else holds
+  /// just goes.
+  private mutating func endGraph() {
+    guard let reference = graphReference else { return }
+    graphReference = nil
+    var graph = reference.takeRetainedValue()
+    if !isKnownUniquelyReferenced(&graph) { graph.leave() }
   }
 
   /// The runtime arguments of the request.

@@ -42,22 +42,22 @@ struct Registry {
 
   /// Where the instances of draft `index` are kept; its cell is made once and reused.
   private mutating func storage(for index: Int) -> InstanceStorage {
-    let draft = drafts[index]
-    switch draft.lifetime {
+    let lifetime = drafts[index].lifetime
+    switch lifetime {
     case .prototype: return .none
     case .objectGraph: return .objectGraph
     case .multiton, .custom: return scopedStorage(for: index)!
     default: break
     }
-    let weak = draft.lifetime.isWeak
-    if draft.lifetime.isProcessWide {
+    let weak = lifetime.isWeak
+    if lifetime.isProcessWide {
       return .cell(
         ApplicationCells.cell(
           for: .init(
-            implementation: ObjectIdentifier(draft.implementation), file: "\(draft.file)",
-            line: draft.line, weak: weak)))
+            implementation: ObjectIdentifier(drafts[index].implementation),
+            file: "\(drafts[index].file)", line: drafts[index].line, weak: weak)))
     }
-    if let cell = draft.cell, cell.isWeak == weak { return .cell(cell) }
+    if let cell = drafts[index].cell, cell.isWeak == weak { return .cell(cell) }
     let cell = InstanceCell(weak: weak)
     drafts[index].cell = cell
     return .cell(cell)

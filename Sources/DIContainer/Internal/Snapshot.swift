@@ -55,19 +55,27 @@ final class Snapshot: Sendable {
     self.components = components
     self.imports = imports
     var grouped: [ServiceKey: [Component]] = [:]
-    var collections: [ServiceKey: [Component]] = [:]
+    grouped.reserveCapacity(components.count)
+    var tagged: [(untagged: ServiceKey, component: Component)] = []
     for component in components {
       for service in component.services {
         grouped[service, default: []].append(component)
-        collections[service, default: []].append(component)
-        let untagged = ServiceKey(service.type)
-        if service.tag != nil, collections[untagged]?.last !== component {
-          collections[untagged, default: []].append(component)
-        }
+        if service.tag != nil { tagged.append((ServiceKey(service.type), component)) }
       }
     }
     entries = grouped.mapValues { $0.count == 1 ? .single($0[0]) : .multiple(Candidates($0)) }
     table = ServiceTable(entries)
+    // `many` of a type also collects its tagged components; the arrays are shared with
+    // `grouped` until a tagged component makes one differ.
+    var collections = grouped
+    for (untagged, component) in tagged
+    where collections[untagged]?.contains(where: { $0 === component }) != true {
+      collections[untagged, default: []].append(component)
+    }
+    // Registration order, whatever order the tagged ones were added in.
+    for untagged in Set(tagged.map(\.untagged)) {
+      collections[untagged]?.sort { $0.order < $1.order }
+    }
     self.collections = collections
   }
 
