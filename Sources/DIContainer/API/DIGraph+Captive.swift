@@ -4,7 +4,8 @@ extension DIGraph {
   /// `.scoped` one, directly or through `.prototype` and `.objectGraph` components, other
   /// than through a `Lazy` or `Provider`. It would keep the `.scoped` instance of the
   /// first request scope that made it after that scope closed, and hand it to every
-  /// later request.
+  /// later request. (A delayed edge is not counted: a `Lazy` or `Provider` resolves in the
+  /// scope it was made in and fails loudly once that scope is closed.)
   func captiveProblems(checked: [Bool]) -> [Problem] {
     var problems: [Problem] = []
     for holder in components where checked[holder.id] && Self.outlivesRequests(holder.lifetime) {
@@ -17,8 +18,8 @@ extension DIGraph {
           message: "captive dependency: \(holder.summary), which is"
             + " .\(holder.lifetime.name), needs the .scoped \(captive.summary)"
             + " (\(route)); it would keep the instance of the first request scope after"
-            + " that scope closes. Take it through a Provider or Lazy, or make"
-            + " \(holder.name) .scoped."))
+            + " that scope closes. Make \(holder.name) .scoped (or .prototype), or pass it"
+            + " the request's object per call."))
     }
     return problems
   }
