@@ -180,7 +180,8 @@ enum Scenarios {
   /// (`Container(parent:)`) holding the request's `.container`-scoped registrations, the
   /// rest registered once in the parent.
   static let s8 = Scenario(
-    id: "S8", title: "open a scope, resolve a 5-object request graph with 2 .scoped objects,"
+    id: "S8",
+    title: "open a scope, resolve a 5-object request graph with 2 .scoped objects,"
       + " close it", goal: 7
   ) {
     switch $0 {
