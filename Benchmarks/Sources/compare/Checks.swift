@@ -53,5 +53,27 @@ func checkScenarios() -> [String] {
   fanContainer.register(Fan.init)
   let fans: (Fan, Fan) = (fanContainer.resolve(), fanContainer.resolve())
   expect(fans.0.p9 !== fans.1.p9, "S5 DIContainer: dependencies not transient")
+  // S8: the scoped objects are shared within a request, never across requests.
+  let requests = Scenarios.makeRequestContainer()
+  let scope = requests.makeScope()
+  let handler: RequestHandler = scope.resolve()
+  let sameRequest: RequestHandler = scope.resolve()
+  scope.close()
+  let nextRequest: RequestHandler = requests.makeScope().resolve()
+  expect(
+    handler.log === handler.service.repository.log
+      && handler.service.context === handler.service.repository.context
+      && sameRequest.log === handler.log && handler.service !== sameRequest.service,
+    "S8 DIContainer: wrong sharing within a request")
+  expect(nextRequest.log !== handler.log, "S8 DIContainer: shared across requests")
+  let parent = Scenarios.makeSwinjectRequestParent()
+  let swinjectHandler = Scenarios.makeSwinjectRequest(parent: parent).resolve(
+    RequestHandler.self)!
+  let swinjectNext = Scenarios.makeSwinjectRequest(parent: parent).resolve(RequestHandler.self)!
+  expect(
+    swinjectHandler.log === swinjectHandler.service.repository.log
+      && swinjectHandler.service.context === swinjectHandler.service.repository.context,
+    "S8 Swinject: wrong sharing within a request")
+  expect(swinjectNext.log !== swinjectHandler.log, "S8 Swinject: shared across requests")
   return problems
 }

@@ -62,3 +62,36 @@ final class Fan {
     self.p9 = p9
   }
 }
+
+/// S8's request-scoped objects: one of each per request.
+final class RequestContext {}
+final class RequestLog {}
+
+/// S8's per-request graph: `RequestHandler(RequestService(Repository(ctx, log), ctx), log)`,
+/// five objects, the context and the log shared within the request.
+final class Repository {
+  let context: RequestContext
+  let log: RequestLog
+  init(context: RequestContext, log: RequestLog) {
+    self.context = context
+    self.log = log
+  }
+}
+
+final class RequestService {
+  let repository: Repository
+  let context: RequestContext
+  init(repository: Repository, context: RequestContext) {
+    self.repository = repository
+    self.context = context
+  }
+}
+
+final class RequestHandler {
+  let service: RequestService
+  let log: RequestLog
+  init(service: RequestService, log: RequestLog) {
+    self.service = service
+    self.log = log
+  }
+}

@@ -1,9 +1,9 @@
 import DIContainer
 import Swinject
 
-/// The scenarios of the issue, S1–S7, each for the three implementations.
+/// The scenarios of the issues, S1–S8, each for the three implementations.
 enum Scenarios {
-  static let all: [Scenario] = [s1, s2, s3, s4, s5, s6, s7]
+  static let all: [Scenario] = [s1, s2, s3, s4, s5, s6, s7, s8]
 
   /// S1: resolve a container-scoped singleton.
   static let s1 = Scenario(id: "S1", title: "resolve a container-scoped singleton", goal: 4) {
@@ -170,6 +170,91 @@ enum Scenarios {
           return { count in for _ in 0..<count { sink(resolver.resolve(A.self)!) } }
         }, threads: 2)
     }
+  }
+
+  /// S8: one request: open a scope, resolve the five-object request graph whose
+  /// `RequestContext` and `RequestLog` are `.scoped` (shared within the request), close it.
+  ///
+  /// Hand-written: the five objects built by hand, the two scoped ones shared. Swinject has
+  /// no request scope; its per-request idiom is a child container per request
+  /// (`Container(parent:)`) holding the request's `.container`-scoped registrations, the
+  /// rest registered once in the parent.
+  static let s8 = Scenario(
+    id: "S8",
+    title: "open a scope, resolve a 5-object request graph with 2 .scoped objects,"
+      + " close it", goal: 7
+  ) {
+    switch $0 {
+    case .handWritten:
+      Workload {
+        { count in
+          for _ in 0..<count {
+            let context = RequestContext()
+            let log = RequestLog()
+            sink(
+              RequestHandler(
+                service: RequestService(
+                  repository: Repository(context: context, log: log), context: context),
+                log: log))
+          }
+        }
+      }
+    case .diContainer:
+      Workload {
+        let container = makeRequestContainer()
+        return { count in
+          for _ in 0..<count {
+            let scope = container.makeScope()
+            sink(scope.resolve() as RequestHandler)
+            scope.close()
+          }
+        }
+      }
+    case .swinject:
+      Workload {
+        let parent = makeSwinjectRequestParent()
+        return { count in
+          for _ in 0..<count {
+            sink(makeSwinjectRequest(parent: parent).resolve(RequestHandler.self)!)
+          }
+        }
+      }
+    }
+  }
+
+  /// S8's registrations in DIContainer.
+  static func makeRequestContainer() -> DIContainer {
+    let container = DIContainer()
+    container.register(RequestContext.init).lifetime(.scoped)
+    container.register(RequestLog.init).lifetime(.scoped)
+    container.register(Repository.init)
+    container.register(RequestService.init)
+    container.register(RequestHandler.init)
+    return container
+  }
+
+  /// S8's registrations made once in Swinject: the transient part of the graph.
+  static func makeSwinjectRequestParent() -> Container {
+    let parent = Container()
+    parent.register(Repository.self) { r in
+      Repository(context: r.resolve(RequestContext.self)!, log: r.resolve(RequestLog.self)!)
+    }.inObjectScope(.transient)
+    parent.register(RequestService.self) { r in
+      RequestService(
+        repository: r.resolve(Repository.self)!, context: r.resolve(RequestContext.self)!)
+    }.inObjectScope(.transient)
+    parent.register(RequestHandler.self) { r in
+      RequestHandler(service: r.resolve(RequestService.self)!, log: r.resolve(RequestLog.self)!)
+    }.inObjectScope(.transient)
+    return parent
+  }
+
+  /// One Swinject request: a child container with the request's shared objects.
+  static func makeSwinjectRequest(parent: Container) -> Container {
+    let request = Container(parent: parent)
+    request.register(RequestContext.self) { _ in RequestContext() }.inObjectScope(.container)
+    request.register(RequestLog.self) { _ in RequestLog() }.inObjectScope(.container)
+    return request
   }
 
   /// S3 and S4 (and S7's operation).

@@ -55,6 +55,22 @@ public final class DICacheStorage: DIStorage {
     _ = dropped
   }
 
+  /// Forgets every value and returns them, so the scope runs their `onClean` hooks.
+  ///
+  /// - Returns: The values that were kept.
+  ///
+  /// ```swift
+  /// let dropped = storage.removeAll()
+  /// ```
+  public func removeAll() -> [DIStorageValue] {
+    let dropped = values.withLock { values in
+      let dropped = values
+      values = [:]
+      return dropped
+    }
+    return Array(dropped.values)
+  }
+
   /// How many values are kept (weak ones that died included).
   ///
   /// ```swift

@@ -27,6 +27,9 @@ extension DIContainer {
   /// Drops every `.perContainer` and `.multiton` instance; the next request makes a new
   /// one.
   ///
+  /// The `onClean` hooks of the dropped instances run before this returns, newest
+  /// instance first (see ``DIComponentBuilder/onClean(_:)``).
+  ///
   /// This does not guarantee the objects are destroyed (others may hold them), only that
   /// the container holds them no more. `.perApplication` and `.single` instances stay.
   ///
@@ -54,17 +57,26 @@ extension DIContainer {
     }
   }
 
-  /// Drops the cached instances of the components `matching` selects.
+  /// Drops the cached instances of the components `matching` selects, then runs their
+  /// `onClean` hooks, newest instance first.
   func clean(where matching: (Component) -> Bool) {
-    var dropped: [Instance] = []
+    var dropped: [(instance: Instance, sequence: UInt64)] = []
+    var teardowns: [Teardown] = []
     for component in snapshot.components where matching(component) {
+      let start = dropped.count
       switch component.storage {
-      case .cell(let cell): if let instance = cell.clear() { dropped.append(instance) }
+      case .cell(let cell): if let kept = cell.clear() { dropped.append(kept) }
       case .multiton(let cells): dropped.append(contentsOf: cells.clear())
       default: break
       }
+      guard let hook = component.onClean else { continue }
+      for kept in dropped[start...] {
+        teardowns.append(Teardown(instance: kept.instance, sequence: kept.sequence, hook: hook))
+      }
     }
-    // Released here, after every cell's lock.
+    // Run and released here, after every cell's lock.
+    Teardown.run(teardowns)
+    teardowns.removeAll()
     dropped.removeAll()
   }
 }

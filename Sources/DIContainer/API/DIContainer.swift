@@ -17,6 +17,8 @@ import Synchronization
 /// module where a local type hides it, use the module selector: `DIContainer::Provider`.
 public final class DIContainer: Sendable {
   let registry = Locked(Registry())
+  /// The request scopes of ``scope(for:)``, one per owner object.
+  let ownerScopes = AssociatedStorage()
   /// The last published snapshot; nil after a registration changes, until the next request.
   private let published = Atomic<Unmanaged<Snapshot>?>(nil)
 

@@ -43,8 +43,10 @@ extension DIGraph {
       return false
     }
     func isCached(_ node: Int) -> Bool {
-      if case .cell = storage[node] { return true }
-      return false
+      switch storage[node] {
+      case .cell, .requestScoped: return true
+      default: return false
+      }
     }
     var problems: [Problem] = []
 

@@ -97,6 +97,13 @@ extension DIGraph {
       /// problems.filter { $0.kind == .unreachable }
       /// ```
       public static let unreachable = Self(name: "unreachable")
+      /// A longer-lived component needs a `.scoped` one other than through a `Lazy` or
+      /// `Provider`, so it would keep one request's instance for every later request.
+      ///
+      /// ```swift
+      /// problems.filter { $0.kind == .captiveDependency }
+      /// ```
+      public static let captiveDependency = Self(name: "captiveDependency")
 
       ///
       /// ```swift

@@ -5,7 +5,10 @@ extension DIGraph {
   /// dependency that is not optional; several candidates and none preferred for the
   /// asking component's framework (with every candidate's `file:line`); a component with
   /// `arg` parameters needed by another one; a cycle that cannot be built (see
-  /// ``findCycles()``). An optional dependency with ambiguous candidates is a warning (it
+  /// ``findCycles()``); a captive dependency, where a longer-lived component (`.single`,
+  /// `.perApplication`, `.perContainer`, `.perFramework`, `.perPart`, `.multiton`,
+  /// `.custom`) needs a `.scoped` one other than through a `Lazy` or `Provider` (directly
+  /// or through `.prototype`/`.objectGraph` components). An optional dependency with ambiguous candidates is a warning (it
   /// silently gets nil).
   ///
   /// When some component is marked ``DIComponentBuilder/root()``, the check starts from
@@ -45,6 +48,7 @@ extension DIGraph {
       errors.append(initializerProblem(component, neededBy: askers))
     }
     errors += cycleProblems(checked: checked)
+    errors += captiveProblems(checked: checked)
     if hasRoots {
       for component in components where !checked[component.id] {
         warnings.append(

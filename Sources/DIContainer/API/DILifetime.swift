@@ -54,6 +54,17 @@ public enum DILifetime: Sendable {
   /// container.register(Cart.init).lifetime(.custom(session))
   /// ```
   case custom(DIScope)
+  /// One instance per request scope (``DIContainer/makeScope()``,
+  /// ``DIContainer/scope(for:)``), dropped when the scope closes. Resolving it outside a
+  /// scope is a ``DIError``.
+  ///
+  /// ```swift
+  /// container.register(RequestLog.init).lifetime(.scoped)
+  /// let scope = container.makeScope()
+  /// let log: RequestLog = scope.resolve()   // the same RequestLog within `scope`
+  /// scope.close()
+  /// ```
+  case scoped
 }
 
 extension DILifetime {
@@ -61,7 +72,8 @@ extension DILifetime {
   var keepsInstances: Bool {
     switch self {
     case .prototype, .objectGraph: false
-    case .perContainer, .perApplication, .single, .perFramework, .perPart, .multiton, .custom:
+    case .perContainer, .perApplication, .single, .perFramework, .perPart, .multiton, .custom,
+      .scoped:
       true
     }
   }
@@ -73,7 +85,7 @@ extension DILifetime {
       .perPart(let kind):
       kind == .weak
     case .custom(let scope): scope.policy == .weak
-    case .prototype, .objectGraph, .single, .multiton: false
+    case .prototype, .objectGraph, .single, .multiton, .scoped: false
     }
   }
 
@@ -97,6 +109,7 @@ extension DILifetime {
     case .perPart(let kind): "perPart(.\(kind))"
     case .multiton: "multiton"
     case .custom(let scope): "custom(\(scope.name))"
+    case .scoped: "scoped"
     }
   }
 }

@@ -72,14 +72,18 @@ public final class DIScope: Sendable, CustomStringConvertible {
 
   /// Drops every instance the scope keeps; the next request makes a new one.
   ///
-  /// Objects still held elsewhere live on; the scope simply holds them no more.
+  /// Objects still held elsewhere live on; the scope simply holds them no more. The
+  /// `onClean` hooks of the dropped instances run before this returns, newest first (with
+  /// a storage of your own, only if it implements ``DIStorage/removeAll()``).
   ///
   /// ```swift
   /// session.clean()
   /// ```
   public func clean() {
     DISetting.Log.log(.info, "cleaned scope \(name)")
-    storage.clean()
+    var dropped = storage.removeAll()
+    Teardown.run(dropped.compactMap(\.teardown))
+    dropped.removeAll()
   }
 
   /// `Session`, with its policy when weak: `Session (weak)`.
@@ -96,9 +100,9 @@ public final class DIScope: Sendable, CustomStringConvertible {
     storage.value(for: key)?.instance
   }
 
-  /// Keeps `instance` for `key` as the policy says.
-  func keep(_ instance: Instance, for key: DIStorageKey) {
-    guard let value = DIStorageValue(instance, weak: policy == .weak) else { return }
+  /// Keeps `instance` for `key` as the policy says, with the component's `onClean` hook.
+  func keep(_ instance: Instance, for key: DIStorageKey, hook: CleanHook?) {
+    guard let value = DIStorageValue(instance, weak: policy == .weak, hook: hook) else { return }
     storage.setValue(value, for: key)
   }
 }

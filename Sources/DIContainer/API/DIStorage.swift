@@ -59,12 +59,47 @@ public protocol DIStorage: Sendable {
   /// ```
   func setValue(_ value: DIStorageValue, for key: DIStorageKey)
 
-  /// Forgets every value; called by ``DIScope/clean()``.
+  /// Forgets every value; called by ``DIScope/clean()`` through the default
+  /// ``removeAll()``.
   ///
   /// ```swift
   /// storage.clean()
   /// ```
   func clean()
+
+  /// Forgets every value and returns them, so the scope runs their `onClean` hooks
+  /// (``DIComponentBuilder/onClean(_:)``); called by ``DIScope/clean()``.
+  ///
+  /// Return each forgotten value once: its hook runs once per value returned. The default
+  /// implementation calls ``clean()`` and returns nothing, so no hook runs for a storage
+  /// that does not implement it. Values a storage forgets on its own (expired, evicted,
+  /// replaced) run no hook either.
+  ///
+  /// - Returns: The values that were kept.
+  ///
+  /// ```swift
+  /// func removeAll() -> [DIStorageValue] {
+  ///   let old = entries.withLock { entries in
+  ///     defer { entries = [:] }
+  ///     return entries
+  ///   }
+  ///   return old.values.map(\.0)
+  /// }
+  /// ```
+  func removeAll() -> [DIStorageValue]
+}
+
+extension DIStorage {
+  /// Calls ``clean()`` and returns no value, so no `onClean` hook runs: implement it in your
+  /// storage to have them run.
+  ///
+  /// ```swift
+  /// _ = storage.removeAll()   // the same as storage.clean() here
+  /// ```
+  public func removeAll() -> [DIStorageValue] {
+    clean()
+    return []
+  }
 }
 
 /// Identifies one component (one registration in one container) in a ``DIStorage``.
@@ -131,9 +166,14 @@ public struct DIStorageValue: Sendable {
   }
 
   let content: Content
+  /// The component's `onClean` hook, if any, and when the instance was stored.
+  let hook: CleanHook?
+  let sequence: UInt64
 
   /// Boxes `instance`, weakly when `weak`; nil when `weak` and it is not an object.
-  init?(_ instance: Instance, weak: Bool) {
+  init?(_ instance: Instance, weak: Bool, hook: CleanHook? = nil) {
+    self.hook = hook
+    sequence = Teardown.nextSequence()
     if weak {
       guard let object = classInstance(instance.value) else { return nil }
       content = .weak(WeakReference(object))
@@ -148,6 +188,13 @@ public struct DIStorageValue: Sendable {
     case .strong(let instance): instance
     case .weak(let reference): reference.object.map { Instance(value: $0) }
     }
+  }
+
+  /// What dropping this value runs: its hook on its instance, unless there is no hook or
+  /// the instance is gone.
+  var teardown: Teardown? {
+    guard let hook, let instance else { return nil }
+    return Teardown(instance: instance, sequence: sequence, hook: hook)
   }
 
   /// Whether the instance is still there (always true for a `.single` scope).

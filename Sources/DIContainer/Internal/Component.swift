@@ -11,6 +11,8 @@ enum InstanceStorage: Sendable {
   case multiton(MultitonCells)
   /// `.custom(scope)`: kept by the scope's storage under the cell's key.
   case scoped(DIScope, ScopedCell)
+  /// `.scoped`: kept by the request scope of the resolution, under this key.
+  case requestScoped(RequestScopedKey)
 }
 
 /// A registration as resolution sees it: immutable, shared by every thread.
@@ -30,6 +32,7 @@ final class Component: Sendable {
   let injections: [Injection]
   let hasCycleBreaks: Bool
   let postInit: (@Sendable (Any) -> Void)?
+  private let cleanHook: (@Sendable (Any) throws -> Void)?
   let isDefault: Bool
   let isTest: Bool
   let isRoot: Bool
@@ -58,7 +61,16 @@ final class Component: Sendable {
     self.storage = storage
     if case .cell(let cell) = storage { self.cell = .passUnretained(cell) } else { cell = nil }
     order = draft.order
+    cleanHook = draft.onClean
   }
+
+  /// The `onClean` hook, if any.
+  var onClean: CleanHook? {
+    cleanHook.map { CleanHook(run: $0, name: summary) }
+  }
+
+  /// Whether the component has an `onClean` hook.
+  var hasCleanHook: Bool { cleanHook != nil }
 
   /// `Cat`, for errors and logs.
   var name: String { String(describing: implementation) }

@@ -13,6 +13,8 @@ struct ComponentDraft {
   var lifetime: DILifetime = .prototype
   var injections: [Injection] = []
   var postInit: (@Sendable (Any) -> Void)?
+  /// What to run when the library drops an instance (`onClean`).
+  var onClean: (@Sendable (Any) throws -> Void)?
   var isDefault = false
   var isTest = false
   var isRoot = false
@@ -24,4 +26,6 @@ struct ComponentDraft {
   var multiton: MultitonCells?
   /// The key and creation lock of a `.custom` lifetime, made on first need.
   var scopedCell: ScopedCell?
+  /// The identity of a `.scoped` component in every request scope, made on first need.
+  var requestKey: RequestScopedKey?
 }

@@ -18,6 +18,8 @@ package struct DIResolutionContext {
   private var graphReference: Unmanaged<ObjectGraph>?
   /// The framework on whose behalf the current request is made.
   package var requester: DIModuleID?
+  /// The request scope resolving, if any; its caller keeps it alive for the request.
+  private var requestScopeReference: Unmanaged<DIRequestScope>?
   /// The runtime arguments for the component asked for; owned by the request's caller.
   private let argumentBuffer: UnsafeBufferPointer<Any>?
   var nextArgument = 0
@@ -37,35 +39,47 @@ package struct DIResolutionContext {
 
   /// Runs one request of `container` on a new context: as `requester` (nil: from outside
   /// every framework), with runtime `arguments`, reusing `graph` when the request continues
-  /// one (a `Provider` keeps the graph it was made in).
+  /// one (a `Provider` keeps the graph it was made in), in `requestScope` (which keeps the
+  /// `.scoped` instances) when there is one.
   package static func with<Result>(
     _ container: DIContainer, requester: DIModuleID?, arguments: [Any]? = nil,
-    graph: ObjectGraph? = nil,
+    graph: ObjectGraph? = nil, requestScope: DIRequestScope? = nil,
     _ body: (inout DIResolutionContext) throws(DIError) -> Result
   ) throws(DIError) -> Result {
     guard let arguments else {
-      return try run(container, requester: requester, arguments: nil, graph: graph, body)
+      return try run(
+        container, requester: requester, arguments: nil, graph: graph,
+        requestScope: requestScope, body)
     }
     return try arguments.withUnsafeBufferPointer { (buffer) throws(DIError) -> Result in
-      try run(container, requester: requester, arguments: buffer, graph: graph, body)
+      try run(
+        container, requester: requester, arguments: buffer, graph: graph,
+        requestScope: requestScope, body)
     }
   }
 
   private static func run<Result>(
     _ container: DIContainer, requester: DIModuleID?, arguments: UnsafeBufferPointer<Any>?,
-    graph: ObjectGraph?, _ body: (inout DIResolutionContext) throws(DIError) -> Result
+    graph: ObjectGraph?, requestScope: DIRequestScope?,
+    _ body: (inout DIResolutionContext) throws(DIError) -> Result
   ) throws(DIError) -> Result {
     var context = DIResolutionContext(
       container: container, requester: requester, arguments: arguments)
+    context.requestScopeReference = requestScope.map { Unmanaged.passUnretained($0) }
     if let graph {
       graph.enter()
       context.graph = graph
     }
     defer { context.endGraph() }
-    // `container` is a parameter, so the caller keeps it alive until this returns.
+    // `container` and `requestScope` are parameters: the caller keeps them alive.
     let result = try body(&context)
     try context.finish()
     return result
+  }
+
+  /// The request scope of this request, if it runs in one.
+  package var requestScope: DIRequestScope? {
+    requestScopeReference?.takeUnretainedValue()
   }
 
   /// The object graph of this request, if it has one.
@@ -287,8 +301,14 @@ package struct DIResolutionContext {
         onCycle: { DIError(.cycle) })
     case .scoped(let scope, let cell):
       return try cell.instance(
-        in: scope, { publish throws(DIError) in try build(component, publish: publish) },
+        in: scope, hook: component.onClean,
+        { publish throws(DIError) in try build(component, publish: publish) },
         onCycle: { DIError(.cycle) })
+    case .requestScoped(let key):
+      guard let requestScope else { throw DIRequestScope.outsideScopeError(component) }
+      return try requestScope.instance(
+        of: component, key: key,
+        { publish throws(DIError) in try build(component, publish: publish) })
     }
   }
 

@@ -1,5 +1,6 @@
 /// What a `Lazy` or `Provider` needs to resolve later: the container (held weakly), the
-/// framework that asked, the tag, and the object graph of the resolution that made it.
+/// framework that asked, the tag, the object graph of the resolution that made it, and
+/// its request scope (held weakly), if it was made in one.
 ///
 /// Holds the graph strongly, so its `.objectGraph` objects are reused by later
 /// resolutions; the graph holds them weakly once no resolution uses it (see
@@ -9,6 +10,10 @@ final class DelayedRequest: Sendable {
   private let requester: DIModuleID?
   private let tag: Any.Type?
   private let graph: ObjectGraph
+  /// The request scope the value was made in: it resolves there, and fails once the scope
+  /// is closed or gone. Weak, so a delayed value kept by a `.scoped` instance makes no
+  /// cycle with its scope.
+  private let requestScope: WeakReference?
   /// The component to use, for one element of `many`; nil to choose a candidate.
   private let component: Component?
   /// `Lazy<Cat>`, for errors.
@@ -22,6 +27,7 @@ final class DelayedRequest: Sendable {
     requester = context.requester
     self.tag = tag
     graph = context.sharedGraph()
+    requestScope = context.requestScope.map { WeakReference($0) }
     self.component = component
   }
 
@@ -32,9 +38,21 @@ final class DelayedRequest: Sendable {
       throw DIError(
         .invalid("the container that made this \(name) is gone."), requestedName: name)
     }
+    var scope: DIRequestScope?
+    if let requestScope {
+      scope = requestScope.object as? DIRequestScope
+      guard let scope, !scope.isClosed else {
+        throw DIError(
+          .invalid(
+            "the request scope this \(name) was made in is closed; a Lazy or Provider made"
+              + " in a scope resolves in that scope only while it is open."),
+          requestedName: name)
+      }
+    }
     do throws(DIError) {
       return try DIResolutionContext.with(
-        container, requester: requester, arguments: arguments, graph: graph
+        container, requester: requester, arguments: arguments, graph: graph,
+        requestScope: scope
       ) { (context) throws(DIError) -> T in
         if let component { return try context.instance(T.self, of: component) }
         return try context.value(T.self, tag: tag)

@@ -15,6 +15,8 @@ final class InstanceCell: Sendable {
 
   private struct State {
     var slot: Slot = .empty
+    /// When the kept instance was stored (see ``Teardown/nextSequence()``).
+    var sequence: UInt64 = 0
     /// The thread running the factory, and what it has made so far.
     var creator: ThreadIdentity?
     var partial: Instance?
@@ -104,20 +106,24 @@ final class InstanceCell: Sendable {
     } else {
       slot = .strong(instance)
     }
+    let sequence = Teardown.nextSequence()
     state.withLock {
       $0.slot = slot
+      $0.sequence = sequence
       $0.creator = nil
       $0.partial = nil
     }
   }
 
-  /// Drops the cached instance and returns it, so the caller releases it outside the lock.
+  /// Drops the cached instance and returns it with its creation stamp, so the caller runs
+  /// its hook and releases it outside the lock. A weakly held instance that is gone is
+  /// not returned.
   @discardableResult
-  func clear() -> Instance? {
+  func clear() -> (instance: Instance, sequence: UInt64)? {
     state.withLock { state in
       let dropped = Self.read(state.slot)
       state.slot = .empty
-      return dropped
+      return dropped.map { ($0, state.sequence) }
     }
   }
 }

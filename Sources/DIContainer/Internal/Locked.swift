@@ -46,6 +46,16 @@ package struct Locked<Value>: @unchecked Sendable {
       return try body(&value.pointee)
     }
   }
+
+  /// Takes the lock; pair with ``unlock()`` on the same thread.
+  package func lock() {
+    storage.withUnsafeMutablePointerToElements { _ = pthread_mutex_lock($0) }
+  }
+
+  /// Releases the lock taken by ``lock()``.
+  package func unlock() {
+    storage.withUnsafeMutablePointerToElements { _ = pthread_mutex_unlock($0) }
+  }
 }
 
 /// A lock that guards no value of its own: it serializes a piece of work.
@@ -59,4 +69,10 @@ struct Lock: Sendable {
   ) throws(Failure) -> Result {
     try locked.withLock { (_: inout Int) throws(Failure) -> Result in try body() }
   }
+
+  /// Takes the lock; pair with ``unlock()`` on the same thread.
+  func lock() { locked.lock() }
+
+  /// Releases the lock taken by ``lock()``.
+  func unlock() { locked.unlock() }
 }

@@ -43,8 +43,9 @@ final class MultitonCells: Sendable {
     }
   }
 
-  /// Drops every instance and returns them, so the caller releases them outside the lock.
-  func clear() -> [Instance] {
+  /// Drops every instance and returns them with their creation stamps, so the caller runs
+  /// their hooks and releases them outside the lock.
+  func clear() -> [(instance: Instance, sequence: UInt64)] {
     let dropped = cells.withLock { cells in
       defer { cells = [:] }
       return Array(cells.values)

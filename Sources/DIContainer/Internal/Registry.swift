@@ -47,6 +47,10 @@ struct Registry {
     case .prototype: return .none
     case .objectGraph: return .objectGraph
     case .multiton, .custom: return scopedStorage(for: index)!
+    case .scoped:
+      let key = drafts[index].requestKey ?? RequestScopedKey()
+      drafts[index].requestKey = key
+      return .requestScoped(key)
     default: break
     }
     let weak = lifetime.isWeak

@@ -23,7 +23,7 @@ final class ScopedCell: Sendable {
   /// The instance `scope` keeps for this component, or the one `make` creates (and the
   /// scope then keeps).
   func instance(
-    in scope: DIScope,
+    in scope: DIScope, hook: CleanHook?,
     _ make: (_ publish: (Any) -> Void) throws(DIError) -> Any,
     onCycle: () -> DIError
   ) throws(DIError) -> Any {
@@ -42,7 +42,7 @@ final class ScopedCell: Sendable {
         state.withLock { $0.partial = Instance(value: partial) }
       }
       let instance = Instance(value: value)
-      scope.keep(instance, for: key)
+      scope.keep(instance, for: key, hook: hook)
       return instance
     }.value
   }

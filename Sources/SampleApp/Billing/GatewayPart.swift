@@ -9,5 +9,6 @@ final class GatewayPart: DIPart {
     container.register(CardGateway.init)
       .as((any Resource).self)
       .lifetime(.perPart(.single))
+      .onClean { $0.close() }
   }
 }

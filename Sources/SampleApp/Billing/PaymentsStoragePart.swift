@@ -9,9 +9,11 @@ final class PaymentsStoragePart: DIPart {
       .as((any ConnectionPool).self)
       .as((any Resource).self)
       .lifetime(.perFramework(.single))
+      .onClean { $0.close() }
     container.register(PaymentLedger.init)
       .as((any AuditLog).self)
       .as((any Resource).self)
       .lifetime(.perFramework(.single))
+      .onClean { $0.close() }
   }
 }

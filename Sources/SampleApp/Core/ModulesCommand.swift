@@ -48,9 +48,8 @@ enum ModulesCommand {
     var changes = TextTable(["framework", "before", "after", ""])
     for ((name, old), (_, new)) in zip(before, after) {
       for (oldResource, newResource) in zip(old, new) {
+        // The container closed what it dropped: the resources' onClean hooks ran.
         let dropped = oldResource !== newResource
-        // Until the container runs onClean hooks, the application closes what it dropped.
-        if dropped { oldResource.close() }
         changes.append([name, oldResource.label, newResource.label, dropped ? "dropped" : "kept"])
       }
     }

@@ -8,6 +8,7 @@ final class MessagingPart: DIPart {
     container.register(SMTPConnection.init)
       .as((any Resource).self)
       .lifetime(.perPart(.single))
+      .onClean { $0.close() }
     container.register(EmailChannel.init).as((any Channel).self)
     container.register(TextMessageChannel.init).as((any Channel).self)
   }

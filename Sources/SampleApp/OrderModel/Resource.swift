@@ -1,7 +1,8 @@
 /// Something a framework opens and must close: a connection pool, a ledger, a client.
 ///
 /// The sample's frameworks register their resources as `Resource` too, so an application
-/// can list a framework's own with `manyInFramework` and close those a clean dropped.
+/// can list a framework's own with `manyInFramework`, and with `.onClean { $0.close() }`,
+/// so the container closes those a clean drops.
 ///
 /// ```swift
 /// let resources: [any Resource] = manyInFramework(container.resolve(from: BillingFramework.self))

@@ -1,0 +1,105 @@
+/// The objects of one request (or job, or connection): the `.scoped` instances, made once
+/// per scope and dropped, with their `onClean` hooks, when the scope closes.
+///
+/// Made by ``DIContainer/makeScope()`` (you close it) or ``DIContainer/scope(for:)`` (one
+/// per owner object, closed once the owner is gone). A scope is cheap: it shares the
+/// container's registrations and allocates its small table of `.scoped` instances only
+/// when it makes the first one.
+///
+/// A scope resolves like its container (``resolve(file:line:)``, `T?`, `many`, `by(tag:on:)`,
+/// runtime arguments). Within it, a ``DILifetime/scoped`` component has one instance;
+/// every other lifetime is served by the container as usual, so a `.perContainer`
+/// instance resolved in a scope is the container's and outlives the scope. A `Lazy` or
+/// `Provider` made in a scope resolves in that scope later; it holds the scope weakly,
+/// and using it once the scope is closed or gone is a ``DIError``.
+///
+/// Thread-safe: threads may resolve in one scope at once (each `.scoped` instance is still
+/// made once) while others close it. After ``close()``, every resolve is a ``DIError``.
+/// A scope released without `close()` closes itself as it goes.
+///
+/// ```swift
+/// container.register(RequestLog.init).lifetime(.scoped)
+/// container.register(Handler.init)                 // .prototype, gets the scope's log
+///
+/// let scope = container.makeScope()
+/// let handler: Handler = scope.resolve()
+/// handler.handle(request)
+/// scope.close()                                    // drops the RequestLog, runs its onClean
+/// ```
+public final class DIRequestScope: Sendable {
+  /// How a scope holds its container: strongly for ``DIContainer/makeScope()``, weakly
+  /// for ``DIContainer/scope(for:)``, whose scopes the container itself keeps.
+  enum ContainerReference: Sendable {
+    case strong(DIContainer)
+    case weak(WeakReference)
+  }
+
+  /// A `.scoped` instance of this scope, or the making of one.
+  enum Entry {
+    /// Made; with its `onClean` hook, if any, and creation stamp.
+    case ready(Instance, hook: CleanHook?, sequence: UInt64)
+    /// Being made by `thread`, which holds `lock` meanwhile; `partial` is the instance
+    /// published before its injections ran.
+    case creating(thread: ThreadIdentity, lock: Lock, partial: Instance?)
+  }
+
+  struct State {
+    var entries: [ObjectIdentifier: Entry] = [:]
+    var isClosed = false
+  }
+
+  let reference: ContainerReference
+  let state = Locked(State())
+
+  init(container: DIContainer, holdingWeakly: Bool = false) {
+    reference = holdingWeakly ? .weak(WeakReference(container)) : .strong(container)
+  }
+
+  deinit {
+    close()
+  }
+
+  /// Whether ``close()`` was called (or the scope's owner is gone, for
+  /// ``DIContainer/scope(for:)``).
+  ///
+  /// ```swift
+  /// scope.close()
+  /// #expect(scope.isClosed)
+  /// ```
+  public var isClosed: Bool {
+    state.withLock { $0.isClosed }
+  }
+
+  /// Drops the scope's `.scoped` instances and runs their `onClean` hooks, newest first
+  /// (dependents before their dependencies); a hook that throws is logged and the others
+  /// still run.
+  ///
+  /// Idempotent: a second call does nothing. The hooks run before the first call returns.
+  /// Afterwards every resolve of this scope is a ``DIError``; an instance that another
+  /// thread was making as the scope closed is dropped (its hook runs) and that resolve
+  /// fails too.
+  ///
+  /// ```swift
+  /// let scope = container.makeScope()
+  /// defer { scope.close() }
+  /// let handler: Handler = scope.resolve()
+  /// ```
+  public func close() {
+    let dropped = state.withLock { state -> [ObjectIdentifier: Entry]? in
+      guard !state.isClosed else { return nil }
+      state.isClosed = true
+      defer { state.entries = [:] }
+      return state.entries
+    }
+    guard var dropped else { return }
+    var teardowns: [Teardown] = []
+    for entry in dropped.values {
+      guard case .ready(let instance, let hook?, let sequence) = entry else { continue }
+      teardowns.append(Teardown(instance: instance, sequence: sequence, hook: hook))
+    }
+    // Run and released here, after the scope's lock.
+    Teardown.run(teardowns)
+    teardowns.removeAll()
+    dropped.removeAll()
+  }
+}
