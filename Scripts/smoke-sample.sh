@@ -28,9 +28,10 @@ check() {
 
 check 0 "paid 4 (" run --orders 5 --seed 42
 check 0 "paid 2 (\$138.24), card declined 1, no stock 2" run
-check 0 "  Notifier → PaymentLedger (BillingFramework), EmailChannel, TextMessageChannel" graph
-check 0 '  "Notifier" -> "PaymentLedger";' graph --format dot
-check 0 "  Notifier --> PaymentLedger" graph --format mermaid
+check 0 "  Notifier [prototype] → PaymentLedger (BillingFramework), EmailChannel, TextMessageChannel" graph
+check 0 '    label="BillingFramework";' graph --format dot
+check 0 '  subgraph f1["BillingFramework"]' graph --format mermaid
+check 0 "Validating the graph (13 components, 18 edges): no problems" validate
 check 0 "valid: 13 checks passed" validate
 check 1 "path: OrderPipeline → StockService → ConnectionPool → ResourceTracker" \
   validate --missing-tracker

@@ -39,6 +39,7 @@ import Testing
     let valid = SampleCLI.run(["validate"])
     #expect(valid.status == 0)
     #expect(valid.output.hasSuffix("valid: 13 checks passed\n"))
+    #expect(valid.output.hasPrefix("Validating the graph (13 components, 18 edges): no problems"))
     #expect(valid.output.contains("ok  any AuditLog from NotificationsFramework"))
 
     let invalid = SampleCLI.run(["validate", "--missing-tracker"])
@@ -47,19 +48,29 @@ import Testing
       invalid.output.contains(
         "path: OrderPipeline → StockService → ConnectionPool → ResourceTracker"))
     #expect(invalid.output.hasSuffix("invalid: 13 of 13 checks failed\n"))
+    #expect(
+      invalid.output.contains(
+        "error: SMTPConnection (NotificationsFramework, MessagingPart, "
+          + "Notifications/MessagingPart.swift:8) needs ResourceTracker"))
   }
 
   @Test func graphGroupsComponentsByFramework() {
     let text = SampleCLI.run(["graph"])
     #expect(text.status == 0)
     #expect(
-      text.output.contains("NotificationsFramework\n  Notifier → PaymentLedger (BillingFramework)"))
+      text.output.contains(
+        "  Notifier [prototype] → PaymentLedger (BillingFramework), EmailChannel,"
+          + " TextMessageChannel\n"))
+    #expect(
+      text.output.contains("  CardGateway [perPart(.single)] → ResourceTracker (application)"))
     let dot = SampleCLI.run(["graph", "--format", "dot"])
-    #expect(dot.output.hasPrefix("digraph SampleApp {"))
-    #expect(dot.output.contains("    label=\"BillingFramework\";\n    \"Invoicer\";"))
-    #expect(dot.output.contains("  \"Notifier\" -> \"PaymentLedger\";\n"))
+    #expect(dot.output.hasPrefix("digraph DIContainer {"))
+    #expect(dot.output.contains("    label=\"BillingFramework\";"))
+    #expect(dot.output.contains("    c11 [label=\"Notifier\\nprototype\"];\n"))
+    #expect(dot.output.contains("  c11 -> c5;\n"))
     let mermaid = SampleCLI.run(["graph", "--format=mermaid"])
     #expect(mermaid.output.hasPrefix("flowchart LR\n"))
-    #expect(mermaid.output.contains("  Notifier --> PaymentLedger\n"))
+    #expect(mermaid.output.contains("  subgraph f1[\"BillingFramework\"]\n"))
+    #expect(mermaid.output.contains("  c11 --> c5\n"))
   }
 }

@@ -113,3 +113,12 @@ extension DILifetime {
     }
   }
 }
+
+extension DILifetime: CustomStringConvertible {
+  /// The lifetime as written in a registration: `perFramework(.single)`.
+  ///
+  /// ```swift
+  /// print(DILifetime.perContainer(.weak))   // perContainer(.weak)
+  /// ```
+  public var description: String { name }
+}

@@ -10,10 +10,12 @@ enum ValidateCommand {
   static let help = """
     usage: sample-app validate [--missing-tracker]
 
-    Builds the sample's graph for real: resolves the root (OrderPipeline) and, as each
-    framework would ask, its services, its AuditLog, its ConnectionPool and its resources.
-    Prints one line per check and the error (path, reason, registrations) of a failing one.
-    Exits 0 when every check passes, 1 otherwise.
+    Validates the sample's graph without building it (container.makeGraph().validate():
+    missing or ambiguous dependencies, unbuildable cycles, captive dependencies, components
+    no root reaches), then builds it for real: resolves the root (OrderPipeline) and, as
+    each framework would ask, its services, its AuditLog, its ConnectionPool and its
+    resources. Prints the graph's report, one line per check and the error (path, reason,
+    registrations) of a failing one. Exits 0 when all passes, 1 otherwise.
       --missing-tracker  leave out the ResourceTracker registration, to see a failing report
 
     """
@@ -28,6 +30,17 @@ enum ValidateCommand {
     let missingTracker = arguments.flag("--missing-tracker")
     try arguments.finish()
     let container = SampleContainer.make(registersTracker: !missingTracker)
+    let graph = container.makeGraph()
+    var text =
+      "Validating the graph (\(graph.components.count) components, \(graph.edges.count) edges): "
+    var graphIsValid = true
+    do throws(DIGraphValidationError) {
+      try graph.validate()
+      text += "no problems\n"
+    } catch {
+      graphIsValid = false
+      text += "\n\(error)\n"
+    }
     var table = TextTable(["", "check", "resolves to"])
     var failures: [(check: String, error: DIError)] = []
     let checks = checks()
@@ -39,12 +52,15 @@ enum ValidateCommand {
         failures.append((check.name, error))
       }
     }
-    var text = "Validating the sample's container by resolving its root and services:\n\n"
+    text += "\nResolving its root and services:\n\n"
     text += table.text
     if let first = failures.first {
       text += "\nfirst failure, \(first.check):\n\(first.error)\n"
       text += "\ninvalid: \(failures.count) of \(checks.count) checks failed\n"
       return CommandResult(status: 1, output: text)
+    }
+    guard graphIsValid else {
+      return CommandResult(status: 1, output: text + "\ninvalid: the graph has problems\n")
     }
     return CommandResult(status: 0, output: text + "\nvalid: \(checks.count) checks passed\n")
   }
