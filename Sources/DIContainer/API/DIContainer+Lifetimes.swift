@@ -10,8 +10,16 @@ extension DIContainer {
   /// container.initializeSingletonObjects()
   /// ```
   public func initializeSingletonObjects() {
-    for component in snapshot.components {
-      guard case .single = component.lifetime else { continue }
+    initializeObjects(for: "initializeSingletonObjects") { component in
+      if case .single = component.lifetime { return true }
+      return false
+    }
+  }
+
+  /// Creates the instances of the components `selected` picks, as their lifetimes keep
+  /// them; a component that cannot be made is logged as an error of `caller`.
+  func initializeObjects(for caller: String, where selected: (Component) -> Bool) {
+    for component in snapshot.components where selected(component) {
       do throws(DIError) {
         try DIResolutionContext.with(self, requester: component.framework) {
           (context) throws(DIError) in _ = try context.instance(of: component)
@@ -19,7 +27,7 @@ extension DIContainer {
       } catch {
         var error = error
         error.enter(component.name, component: component.summary)
-        DISetting.Log.log(.error, "initializeSingletonObjects: \(error)")
+        DISetting.Log.log(.error, "\(caller): \(error)")
       }
     }
   }

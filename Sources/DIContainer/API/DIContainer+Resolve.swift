@@ -1,75 +1,16 @@
-extension DIContainer {
-  /// Resolves a `T`, or stops the program with the ``DIError`` text when it cannot.
+extension DIContainer: DIResolver {
+  /// Resolves a `T` with runtime `arguments` for its `arg` parameters (none when empty);
+  /// the requirement of ``DIResolver`` that its `resolve` forms use.
   ///
-  /// `T` is inferred from the context. Modifier types apply: `T?` gives nil when there
-  /// is no unambiguous candidate, `many(container.resolve())` every candidate,
-  /// `by(tag:on: container.resolve())` a tagged one.
-  ///
-  /// - Parameters:
-  ///   - file: The caller's file, shown when resolution fails.
-  ///   - line: The caller's line.
-  /// - Returns: The instance.
-  ///
-  /// ```swift
-  /// let cat: Cat = container.resolve()
-  /// let cat: Cat? = container.resolve()
-  /// let cats: [Animal] = many(container.resolve())
-  /// ```
-  public func resolve<T>(file: StaticString = #fileID, line: UInt = #line) -> T {
-    trapping(file: file, line: line) { () throws(DIError) in try self.tryResolve() }
-  }
-
-  /// Resolves a `T`, throwing a ``DIError`` that explains why when it cannot.
-  ///
+  /// - Parameter arguments: Go, in order, to the `arg($0)` parameters of the component.
   /// - Returns: The instance.
   /// - Throws: ``DIError`` naming the path, the reason and the registrations involved.
   ///
   /// ```swift
-  /// let cat: Cat = try container.tryResolve()
+  /// let cat: Cat = try container.tryResolve(arguments: ["Mimi", 3])
   /// ```
-  public func tryResolve<T>() throws(DIError) -> T {
-    try resolve(T.self, from: nil, arguments: nil)
-  }
-
-  /// Resolves a `T` with one runtime argument for its `arg` parameter.
-  ///
-  /// - Parameters:
-  ///   - argument: Goes to the first `arg($0)` parameter of the component asked for.
-  ///   - file: The caller's file, shown when resolution fails.
-  ///   - line: The caller's line.
-  /// - Returns: The instance.
-  ///
-  /// ```swift
-  /// container.register { Cat(name: arg($0)) }
-  /// let cat: Cat = container.resolve(arg: "Mimi")
-  /// ```
-  public func resolve<T, Argument>(
-    arg argument: Argument, file: StaticString = #fileID, line: UInt = #line
-  ) -> T {
-    trapping(file: file, line: line) { () throws(DIError) in
-      try self.resolve(T.self, from: nil, arguments: [argument])
-    }
-  }
-
-  /// Resolves a `T` with runtime arguments for its `arg` parameters, in order.
-  ///
-  /// At least one argument is required (an empty list would make `resolve()`
-  /// ambiguous).
-  ///
-  /// - Parameters:
-  ///   - first: Goes to the first `arg($0)` parameter.
-  ///   - rest: Go to the following ones.
-  /// - Returns: The instance.
-  ///
-  /// ```swift
-  /// let cat: Cat = container.resolve(args: "Mimi", 3)
-  /// ```
-  public func resolve<T, First, each Rest>(args first: First, _ rest: repeat each Rest) -> T {
-    var arguments: [Any] = [first]
-    for argument in repeat each rest { arguments.append(argument) }
-    return trapping(file: #fileID, line: #line) { () throws(DIError) in
-      try self.resolve(T.self, from: nil, arguments: arguments)
-    }
+  public func tryResolve<T>(arguments: [Any]) throws(DIError) -> T {
+    try resolve(T.self, from: nil, arguments: arguments.isEmpty ? nil : arguments)
   }
 
   /// Runs the property injections (and `postInit`) of the component registered for
@@ -129,12 +70,7 @@ extension DIContainer {
   package func trapping<T>(
     file: StaticString, line: UInt, _ body: () throws(DIError) -> T
   ) -> T {
-    do throws(DIError) {
-      return try body()
-    } catch {
-      DISetting.Log.log(.error, error.description)
-      fatalError("\n\(error.description)\n  requested at: \(file):\(line)", file: file, line: line)
-    }
+    trappingResolution(file: file, line: line, body)
   }
 }
 

@@ -44,17 +44,9 @@ extension DIContainer {
   /// container.initializeObjectsForScope(session)
   /// ```
   public func initializeObjectsForScope(_ scope: DIScope) {
-    for component in snapshot.components {
-      guard case .custom(let own) = component.lifetime, own === scope else { continue }
-      do throws(DIError) {
-        try DIResolutionContext.with(self, requester: component.framework) {
-          (context) throws(DIError) in _ = try context.instance(of: component)
-        }
-      } catch {
-        var error = error
-        error.enter(component.name, component: component.summary)
-        DISetting.Log.log(.error, "initializeObjectsForScope(\(scope.name)): \(error)")
-      }
+    initializeObjects(for: "initializeObjectsForScope(\(scope.name))") { component in
+      if case .custom(let own) = component.lifetime { return own === scope }
+      return false
     }
   }
 }
