@@ -113,25 +113,15 @@ public typealias Lazy4<T, A, B, C, D> = LazyWithArguments<T, A, B, C, D>
 public typealias Lazy5<T, A, B, C, D, E> = LazyWithArguments<T, A, B, C, D, E>
 
 extension LazyWithArguments: DIParameterModifier, DelayedModifier {
+  typealias Wrapped = T
+
   package static func describe(_ request: inout DIRequest) {
-    request.isDelayed = true
-    request.describe(wrapped: T.self)
+    describeDelayed(&request)
   }
 
   package static func resolve(
     in context: inout DIResolutionContext, tag: Any.Type?
   ) throws(DIError) -> Self {
-    try context.checkCandidate(T.self, tag: tag)
-    return Self(request: DelayedRequest(name: "\(Self.self)", context: &context, tag: tag))
-  }
-
-  static func all(
-    in context: inout DIResolutionContext, tag: Any.Type?, inFramework: Bool
-  ) throws(DIError) -> [Any] {
-    context.components(of: T.self, tag: tag, inFramework: inFramework).map { component in
-      Self(
-        request: DelayedRequest(
-          name: "\(Self.self)", context: &context, tag: tag, component: component))
-    }
+    try makeDelayed(in: &context, tag: tag)
   }
 }

@@ -59,25 +59,15 @@ public struct Provider<T>: Sendable, CustomStringConvertible {
 }
 
 extension Provider: DIParameterModifier, DelayedModifier {
+  typealias Wrapped = T
+
   package static func describe(_ request: inout DIRequest) {
-    request.isDelayed = true
-    request.describe(wrapped: T.self)
+    describeDelayed(&request)
   }
 
   package static func resolve(
     in context: inout DIResolutionContext, tag: Any.Type?
   ) throws(DIError) -> Self {
-    try context.checkCandidate(T.self, tag: tag)
-    return Self(request: DelayedRequest(name: "\(Self.self)", context: &context, tag: tag))
-  }
-
-  static func all(
-    in context: inout DIResolutionContext, tag: Any.Type?, inFramework: Bool
-  ) throws(DIError) -> [Any] {
-    context.components(of: T.self, tag: tag, inFramework: inFramework).map { component in
-      Self(
-        request: DelayedRequest(
-          name: "\(Self.self)", context: &context, tag: tag, component: component))
-    }
+    try makeDelayed(in: &context, tag: tag)
   }
 }

@@ -94,25 +94,15 @@ public typealias Provider4<T, A, B, C, D> = ProviderWithArguments<T, A, B, C, D>
 public typealias Provider5<T, A, B, C, D, E> = ProviderWithArguments<T, A, B, C, D, E>
 
 extension ProviderWithArguments: DIParameterModifier, DelayedModifier {
+  typealias Wrapped = T
+
   package static func describe(_ request: inout DIRequest) {
-    request.isDelayed = true
-    request.describe(wrapped: T.self)
+    describeDelayed(&request)
   }
 
   package static func resolve(
     in context: inout DIResolutionContext, tag: Any.Type?
   ) throws(DIError) -> Self {
-    try context.checkCandidate(T.self, tag: tag)
-    return Self(request: DelayedRequest(name: "\(Self.self)", context: &context, tag: tag))
-  }
-
-  static func all(
-    in context: inout DIResolutionContext, tag: Any.Type?, inFramework: Bool
-  ) throws(DIError) -> [Any] {
-    context.components(of: T.self, tag: tag, inFramework: inFramework).map { component in
-      Self(
-        request: DelayedRequest(
-          name: "\(Self.self)", context: &context, tag: tag, component: component))
-    }
+    try makeDelayed(in: &context, tag: tag)
   }
 }

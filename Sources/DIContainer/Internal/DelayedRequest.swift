@@ -71,11 +71,39 @@ func trap(_ error: DIError, file: StaticString = #fileID, line: UInt = #line) ->
   fatalError("\n\(error.description)", file: file, line: line)
 }
 
-/// A delayed parameter type (`Lazy`, `Provider` and their argument forms): `many` gives
-/// one per component of the wrapped service.
+/// A delayed parameter type (`Lazy`, `Provider` and their argument forms): made from a
+/// ``DelayedRequest``; `many` gives one per component of the wrapped service.
 protocol DelayedModifier {
-  /// One delayed value per component of the wrapped service under `tag`.
+  /// The type made later.
+  associatedtype Wrapped
+  init(request: DelayedRequest)
+}
+
+extension DelayedModifier {
+  /// Records a delayed request of `Wrapped`.
+  static func describeDelayed(_ request: inout DIRequest) {
+    request.isDelayed = true
+    request.describe(wrapped: Wrapped.self)
+  }
+
+  /// Checks now that `Wrapped` has a single candidate, so an unresolvable one fails where
+  /// it is injected (and an optional one is nil), and captures what resolving it later
+  /// needs.
+  static func makeDelayed(
+    in context: inout DIResolutionContext, tag: Any.Type?
+  ) throws(DIError) -> Self {
+    try context.checkCandidate(Wrapped.self, tag: tag)
+    return Self(request: DelayedRequest(name: "\(Self.self)", context: &context, tag: tag))
+  }
+
+  /// One delayed value per component of `Wrapped` under `tag`.
   static func all(
     in context: inout DIResolutionContext, tag: Any.Type?, inFramework: Bool
-  ) throws(DIError) -> [Any]
+  ) throws(DIError) -> [Any] {
+    context.components(of: Wrapped.self, tag: tag, inFramework: inFramework).map { component in
+      Self(
+        request: DelayedRequest(
+          name: "\(Self.self)", context: &context, tag: tag, component: component))
+    }
+  }
 }
