@@ -31,10 +31,14 @@ public final class DIContainer: Sendable {
 
   /// The registrations as requests read them.
   var snapshot: Snapshot {
-    if let published = published.load(ordering: .acquiring) {
-      return published.takeUnretainedValue()
-    }
-    return publishSnapshot()
+    unmanagedSnapshot.takeUnretainedValue()
+  }
+
+  /// The registrations as requests read them, without a reference count: the container
+  /// keeps every snapshot it published for as long as it lives.
+  var unmanagedSnapshot: Unmanaged<Snapshot> {
+    if let published = published.load(ordering: .acquiring) { return published }
+    return .passUnretained(publishSnapshot())
   }
 
   private func publishSnapshot() -> Snapshot {

@@ -13,6 +13,8 @@ package struct DIResolutionContext {
   unowned(unsafe) package let container: DIContainer
   /// Kept alive by `container`, which holds every snapshot it published.
   unowned(unsafe) let snapshot: Snapshot
+  /// The snapshot's lookup table, kept alive by the snapshot.
+  unowned(unsafe) let table: ServiceTable
   /// The `.objectGraph` instances and postponed injections, once needed; retained by the
   /// context and released when the request ends.
   private var graphReference: Unmanaged<ObjectGraph>?
@@ -32,7 +34,9 @@ package struct DIResolutionContext {
     container: DIContainer, requester: DIModuleID?, arguments: UnsafeBufferPointer<Any>?
   ) {
     self.container = container
-    self.snapshot = container.snapshot
+    let snapshot = container.unmanagedSnapshot._withUnsafeGuaranteedRef { $0 }
+    self.snapshot = snapshot
+    self.table = snapshot.table
     self.requester = requester
     self.argumentBuffer = arguments
   }
@@ -118,7 +122,6 @@ package struct DIResolutionContext {
   /// Resolves a parameter of type `T`: a service, or a modifier such as `Optional`,
   /// `DIMany` or `Lazy`.
   package mutating func value<T>(_ type: T.Type, tag: Any.Type?) throws(DIError) -> T {
-    unowned(unsafe) let table = snapshot.table
     if let index = table.index(of: ServiceKey(T.self, tag: tag)) {
       if let single = table.single(at: index) {
         // The snapshot keeps the component alive: no reference counting on the hot path.
