@@ -13,8 +13,10 @@ package struct DIResolutionContext {
   unowned(unsafe) package let container: DIContainer
   /// Kept alive by `container`, which holds every snapshot it published.
   unowned(unsafe) let snapshot: Snapshot
-  /// The snapshot's lookup table, kept alive by the snapshot.
-  unowned(unsafe) let table: ServiceTable
+  /// The snapshot's lookup table, kept alive by the snapshot; read through
+  /// `_withUnsafeGuaranteedRef`, which (unlike an `unowned(unsafe)` load) costs no
+  /// reference count.
+  private let table: Unmanaged<ServiceTable>
   /// The `.objectGraph` instances and postponed injections, once needed; retained by the
   /// context and released when the request ends.
   private var graphReference: Unmanaged<ObjectGraph>?
@@ -36,7 +38,7 @@ package struct DIResolutionContext {
     self.container = container
     let snapshot = container.unmanagedSnapshot._withUnsafeGuaranteedRef { $0 }
     self.snapshot = snapshot
-    self.table = snapshot.table
+    self.table = .passUnretained(snapshot.table)
     self.requester = requester
     self.argumentBuffer = arguments
   }
@@ -122,13 +124,18 @@ package struct DIResolutionContext {
   /// Resolves a parameter of type `T`: a service, or a modifier such as `Optional`,
   /// `DIMany` or `Lazy`.
   package mutating func value<T>(_ type: T.Type, tag: Any.Type?) throws(DIError) -> T {
-    if let index = table.index(of: ServiceKey(T.self, tag: tag)) {
-      if let single = table.single(at: index) {
-        // The snapshot keeps the component alive: no reference counting on the hot path.
-        unowned(unsafe) let component = single.takeUnretainedValue()
-        return try instance(T.self, of: component)
+    let key = ServiceKey(T.self, tag: tag)
+    if let index = table._withUnsafeGuaranteedRef({ $0.index(of: key) }) {
+      if let single = table._withUnsafeGuaranteedRef({ $0.single(at: index) }) {
+        // A cached instance is read with no reference counting: the snapshot keeps the
+        // component alive, the component its cell.
+        if let ready = single._withUnsafeGuaranteedRef({ Self.cachedInstance(of: $0) }) {
+          return try cast(ready, to: T.self, component: single)
+        }
+        return try instance(T.self, of: single.takeUnretainedValue())
       }
-      return try instance(T.self, of: try choose(table.entry(at: index), for: T.self, tag: tag))
+      let entry = table._withUnsafeGuaranteedRef { $0.entry(at: index) }
+      return try instance(T.self, of: try choose(entry, for: T.self, tag: tag))
     }
     if let modifier = T.self as? any DIParameterModifier.Type {
       return try resolve(modifier, as: T.self, tag: tag)
@@ -250,6 +257,24 @@ package struct DIResolutionContext {
     return try Self.cast(value, to: T.self, component: component)
   }
 
+  /// `value`, made by `component`, as a `T`.
+  @inline(__always)
+  private func cast<T>(
+    _ value: Any, to type: T.Type, component: Unmanaged<Component>
+  ) throws(DIError) -> T {
+    if ObjectIdentifier(Swift.type(of: value)) == ObjectIdentifier(T.self) {
+      return Self.reinterpret(value, as: T.self)
+    }
+    return try Self.cast(value, to: T.self, component: component.takeUnretainedValue())
+  }
+
+  /// The instance `component`'s cell holds, if it has a cell and the cell an instance.
+  @inline(__always)
+  private static func cachedInstance(of component: Component) -> Any? {
+    guard let cell = component.cell else { return nil }
+    return cell._withUnsafeGuaranteedRef { $0.current?.value }
+  }
+
   /// The instance of `component`, recording the step for `requested` when it fails.
   private mutating func instance(
     of component: Component, requested: Any.Type
@@ -283,10 +308,7 @@ package struct DIResolutionContext {
 
   /// The instance of `component`, from its lifetime's storage or new.
   mutating func instance(of component: Component) throws(DIError) -> Any {
-    if let cell = component.cell {
-      unowned(unsafe) let cell = cell.takeUnretainedValue()
-      if let ready = cell.current { return ready.value }
-    }
+    if let ready = Self.cachedInstance(of: component) { return ready }
     switch component.storage {
     case .none:
       return try build(component) { _ in }
