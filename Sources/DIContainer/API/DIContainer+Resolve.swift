@@ -60,7 +60,10 @@ extension DIContainer: DIResolver {
   package func resolve<T>(
     _ type: T.Type, from framework: DIModuleID?, arguments: [Any]?
   ) throws(DIError) -> T {
-    try DIResolutionContext.with(self, requester: framework, arguments: arguments) {
+    guard let arguments else {
+      return try DIResolutionContext.resolve(T.self, in: self, requester: framework)
+    }
+    return try DIResolutionContext.with(self, requester: framework, arguments: arguments) {
       (context) throws(DIError) -> T in
       try context.value(T.self, tag: nil)
     }

@@ -31,6 +31,9 @@ final class Component: Sendable {
   let services: [ServiceKey]
   let injections: [Injection]
   let hasCycleBreaks: Bool
+  /// Whether a new instance has anything to run after its initializer: injections or
+  /// `postInit`.
+  let needsInjection: Bool
   let postInit: (@Sendable (Any) -> Void)?
   private let cleanHook: (@Sendable (Any) throws -> Void)?
   let isDefault: Bool
@@ -54,6 +57,7 @@ final class Component: Sendable {
     services = draft.services
     injections = draft.injections
     hasCycleBreaks = draft.injections.contains { $0.isCycleBreak }
+    needsInjection = !draft.injections.isEmpty || draft.postInit != nil
     postInit = draft.postInit
     isDefault = draft.isDefault
     isTest = draft.isTest

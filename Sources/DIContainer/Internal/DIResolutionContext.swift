@@ -32,6 +32,18 @@ package struct DIResolutionContext {
   /// The postponement generation of the work being done.
   var generation = 0
 
+  /// Resolves `T` as `requester` with no runtime arguments, in a new request: the common
+  /// case of ``with(_:requester:arguments:graph:requestScope:_:)``, without its closure.
+  package static func resolve<T>(
+    _ type: T.Type, in container: DIContainer, requester: DIModuleID?
+  ) throws(DIError) -> T {
+    var context = DIResolutionContext(container: container, requester: requester, arguments: nil)
+    defer { context.endGraph() }
+    let value = try context.value(T.self, tag: nil)
+    try context.finish()
+    return value
+  }
+
   private init(
     container: DIContainer, requester: DIModuleID?, arguments: UnsafeBufferPointer<Any>?
   ) {
@@ -353,7 +365,7 @@ package struct DIResolutionContext {
     }
     let value = try factory(&self)
     publish(value)
-    try inject(component, into: value)
+    if component.needsInjection { try inject(component, into: value) }
     return value
   }
 
