@@ -1,6 +1,5 @@
-/// Declares what a registered component provides and how: returned by
-/// ``DIContainer/register(file:line:_:)-(_,_,(repeat_each_Parameter)->Impl)``, every call
-/// returns the builder so calls chain.
+/// Declares what a registered component provides and how: returned by every
+/// `container.register(…)` form; every call returns the builder so calls chain.
 ///
 /// ```swift
 /// container.register(Cat.init)
