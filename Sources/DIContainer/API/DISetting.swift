@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The importance of a log line.
 public enum DILogLevel: Int, Sendable, Comparable, CustomStringConvertible {
   /// Everything, including each registration.
@@ -37,31 +39,29 @@ public enum DISetting {
   /// DISetting.Log.fn = { level, message in logger.log(level: level.swiftLog, "\(message)") }
   /// ```
   public enum Log {
-    private struct Settings {
-      var level: DILogLevel = .warning
-      var fn: @Sendable (DILogLevel, String) -> Void = { level, message in
-        print("[DI] \(level): \(message)")
-      }
+    private static let function = Locked<@Sendable (DILogLevel, String) -> Void> {
+      level, message in print("[DI] \(level): \(message)")
     }
 
-    private static let settings = Locked(Settings())
+    /// The level, read without a lock: every registration asks whether to log.
+    private static let threshold = Atomic<Int>(DILogLevel.warning.rawValue)
 
     /// The lowest level that is passed to ``fn``.
     public static var level: DILogLevel {
-      get { settings.withLock { $0.level } }
-      set { settings.withLock { $0.level = newValue } }
+      get { DILogLevel(rawValue: threshold.load(ordering: .relaxed)) ?? .none }
+      set { threshold.store(newValue.rawValue, ordering: .relaxed) }
     }
 
     /// Receives every log line at ``level`` or above.
     public static var fn: @Sendable (DILogLevel, String) -> Void {
-      get { settings.withLock { $0.fn } }
-      set { settings.withLock { $0.fn = newValue } }
+      get { function.withLock { $0 } }
+      set { function.withLock { $0 = newValue } }
     }
 
     /// Sends `message` to ``fn`` when `level` is enabled; builds it only then.
     package static func log(_ level: DILogLevel, _ message: @autoclosure () -> String) {
-      let (enabled, fn) = settings.withLock { ($0.level <= level && level != .none, $0.fn) }
-      if enabled { fn(level, message()) }
+      guard level != .none, threshold.load(ordering: .relaxed) <= level.rawValue else { return }
+      fn(level, message())
     }
   }
 }

@@ -59,7 +59,7 @@ extension DIGraph {
       let ids = collected.map(id)
       return (ids, ids)
     }
-    switch snapshot.entries[key] {
+    switch snapshot.table[key] {
     case nil:
       return ([], [])
     case .single(let component):

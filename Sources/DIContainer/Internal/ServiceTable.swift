@@ -12,9 +12,10 @@ final class ServiceTable: @unchecked Sendable {
   private let mask: Int
   private let shift: UInt
 
-  init(_ entries: [ServiceKey: ServiceEntry]) {
+  /// The table of the components providing each service key, in registration order.
+  init(_ groups: [ServiceKey: [Component]]) {
     var bits: UInt = 3
-    while (1 << bits) < entries.count * 2 { bits += 1 }
+    while (1 << bits) < groups.count * 2 { bits += 1 }
     let capacity = 1 << Int(bits)
     mask = capacity - 1
     shift = 64 - bits
@@ -24,7 +25,9 @@ final class ServiceTable: @unchecked Sendable {
     self.entries.initialize(repeating: nil)
     singles = .allocate(capacity: capacity)
     singles.initialize(repeating: nil)
-    for (key, entry) in entries {
+    for (key, components) in groups {
+      let entry: ServiceEntry =
+        components.count == 1 ? .single(components[0]) : .multiple(Candidates(components))
       var index = Self.slot(of: key, shift: shift)
       while self.entries[index] != nil { index = (index + 1) & mask }
       keys[index] = key

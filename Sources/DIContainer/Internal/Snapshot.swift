@@ -42,8 +42,6 @@ final class Candidates: Sendable {
 final class Snapshot: Sendable {
   let components: [Component]
   /// Candidates by exact service key (type, or type and tag).
-  let entries: [ServiceKey: ServiceEntry]
-  /// The same, for the hot path of requests.
   let table: ServiceTable
   /// Every component providing a type, tagged or not, for `many`; and the tagged ones
   /// under their tag.
@@ -63,8 +61,7 @@ final class Snapshot: Sendable {
         if service.tag != nil { tagged.append((ServiceKey(service.type), component)) }
       }
     }
-    entries = grouped.mapValues { $0.count == 1 ? .single($0[0]) : .multiple(Candidates($0)) }
-    table = ServiceTable(entries)
+    table = ServiceTable(grouped)
     // `many` of a type also collects its tagged components; the arrays are shared with
     // `grouped` until a tagged component makes one differ.
     var collections = grouped
