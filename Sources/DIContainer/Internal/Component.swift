@@ -45,7 +45,7 @@ final class Component: Sendable {
   /// Registration order within the container.
   let order: Int
 
-  init(draft: ComponentDraft, storage: InstanceStorage) {
+  init(draft: borrowing ComponentDraft, storage: InstanceStorage) {
     implementation = draft.implementation
     file = draft.file
     line = draft.line
