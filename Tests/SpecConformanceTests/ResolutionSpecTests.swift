@@ -121,6 +121,16 @@ import Testing
     }
   }
 
+  @Test func theTrappingResolveWithArgumentsNamesTheCallersLine() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let container = DIContainer()
+      let _: ResolutionSpecTests.Cat = container.resolve(args: "Mimi", 3)
+    }
+    let printed = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(printed.contains("Cannot resolve Cat: Cat is not registered."))
+    #expect(printed.contains("requested at: SpecConformanceTests/ResolutionSpecTests.swift:"))
+  }
+
   @Test func optionalResolutionIsNilWithoutAnUnambiguousCandidate() {
     let container = DIContainer()
     let none: Cat? = container.resolve()
