@@ -79,6 +79,25 @@ import Testing
     #expect(weakLog == nil, "closed once the owner is gone")
   }
 
+  final class LateHandler {
+    let log: RequestLog
+    let logs: Provider<RequestLog>
+    init(log: RequestLog, logs: Provider<RequestLog>) {
+      self.log = log
+      self.logs = logs
+    }
+  }
+
+  @Test func aProviderMadeInAScopeResolvesInIt() {
+    let container = DIContainer()
+    container.register(RequestLog.init).lifetime(.scoped)
+    container.register(LateHandler.init)
+    let scope = container.makeScope()
+    let handler: LateHandler = scope.resolve()
+    #expect(handler.logs.value === handler.log)
+    scope.close()
+  }
+
   // MARK: - onClean
 
   final class Leaf {}
