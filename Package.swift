@@ -25,6 +25,9 @@ let package = Package(
     .testTarget(name: "DIPartsTests", dependencies: ["DIContainer", "DIParts"]),
     .testTarget(
       name: "DIFrameworksTests", dependencies: ["DIContainer", "DIParts", "DIFrameworks"]),
+    // Every snippet of SPEC.md, verbatim, with the behaviour its prose states.
+    .testTarget(
+      name: "SpecConformanceTests", dependencies: ["DIContainer", "DIParts", "DIFrameworks"]),
     // Frameworks in separate modules, so access control between them is real; not exported
     // by any product.
     .target(

@@ -15,6 +15,7 @@ extension DIGraph {
   /// let cycles = container.makeGraph().findCycles()
   /// #expect(cycles.map { $0.map(\.name) } == [["Parent", "Child"]])
   /// ```
+  @discardableResult
   public func findCycles() -> [[Component]] {
     let arcs = DependencyArcs(self)
     return arcs.stronglyConnected(includes: { _ in true }, follows: { _, _ in true })

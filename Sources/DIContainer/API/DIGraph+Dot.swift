@@ -14,6 +14,7 @@ extension DIGraph {
   /// try container.makeGraph().dot().write(toFile: "graph.dot", atomically: true, encoding: .utf8)
   /// // dot -Tsvg graph.dot -o graph.svg
   /// ```
+  @discardableResult
   public func dot() -> String {
     let (frameworks, membership) = frameworkGroups()
     var text = "digraph DIContainer {\n"

@@ -11,6 +11,7 @@ extension DIGraph {
   /// ```swift
   /// print("```mermaid\n" + container.makeGraph().mermaid() + "```")
   /// ```
+  @discardableResult
   public func mermaid() -> String {
     let (frameworks, membership) = frameworkGroups()
     var text = "flowchart LR\n"

@@ -85,15 +85,20 @@ extension DIResolver {
   /// - Parameters:
   ///   - first: Goes to the first `arg($0)` parameter.
   ///   - rest: Go to the following ones.
+  ///   - file: The caller's file, shown when resolution fails.
+  ///   - line: The caller's line.
   /// - Returns: The instance.
   ///
   /// ```swift
   /// let cat: Cat = resolver.resolve(args: "Mimi", 3)
   /// ```
-  public func resolve<T, First, each Rest>(args first: First, _ rest: repeat each Rest) -> T {
+  public func resolve<T, First, each Rest>(
+    args first: First, _ rest: repeat each Rest, file: StaticString = #fileID,
+    line: UInt = #line
+  ) -> T {
     var arguments: [Any] = [first]
     for argument in repeat each rest { arguments.append(argument) }
-    return trappingResolution(file: #fileID, line: #line) { () throws(DIError) in
+    return trappingResolution(file: file, line: line) { () throws(DIError) in
       try self.tryResolve(arguments: arguments)
     }
   }
