@@ -22,7 +22,7 @@ extension DIRequestScope {
     enum Step {
       case ready(Instance)
       case reentered(Instance?)
-      case wait(Lock)
+      case wait(Lock, creator: ThreadIdentity, partial: Instance?)
       case make(Lock)
       case closed
     }
@@ -32,7 +32,8 @@ extension DIRequestScope {
         switch state.entries[id] {
         case .ready(let instance, _, _): return .ready(instance)
         case .creating(let thread, let lock, let partial):
-          return thread == me ? .reentered(partial) : .wait(lock)
+          return thread == me
+            ? .reentered(partial) : .wait(lock, creator: thread, partial: partial)
         case nil:
           let lock = Lock()
           lock.lock()
@@ -45,9 +46,15 @@ extension DIRequestScope {
       case .reentered(let partial):
         guard let partial else { throw DIError(.cycle) }
         return partial.value
-      case .wait(let lock):
+      case .wait(let lock, let creator, let partial):
+        guard CreationWaits.begin(me, waitingFor: creator) else {
+          // The maker waits for this thread: serve what it made so far, as on one thread.
+          guard let partial else { throw DIError(.cycle) }
+          return partial.value
+        }
         // The maker unlocks once the instance is ready (or failed); then look again.
         lock.withLock {}
+        CreationWaits.end(me)
       case .closed:
         throw Self.closedError
       case .make(let lock):

@@ -5,7 +5,9 @@
 /// cell's creation lock, so concurrent first requests create exactly one instance, while no
 /// lock shared with other components is held as the user's factory runs. A request that
 /// re-enters the cell on the creating thread gets the instance made so far (a cycle through
-/// property injection) or a cycle error, never a deadlock.
+/// property injection) or a cycle error, never a deadlock; so does a request from another
+/// thread whose creator waits, directly or through other threads, for the requesting one
+/// (see ``CreationWaits``).
 final class InstanceCell: Sendable {
   private enum Slot {
     case empty
@@ -65,21 +67,31 @@ final class InstanceCell: Sendable {
     enum Probe {
       case ready(Instance)
       case reentered(Instance?)
-      case miss
+      case miss(creator: ThreadIdentity?)
     }
     let probe: Probe = state.withLock { state in
       if let ready = Self.read(state.slot) { return .ready(ready) }
       if state.creator == me { return .reentered(state.partial) }
-      return .miss
+      return .miss(creator: state.creator)
     }
+    var waits = false
     switch probe {
     case .ready(let instance): return instance.value
     case .reentered(let partial):
       guard let partial else { throw onCycle() }
       return partial.value
-    case .miss: break
+    case .miss(let creator):
+      guard let creator else { break }
+      guard CreationWaits.begin(me, waitingFor: creator) else {
+        // The creator waits for this thread: serve what it made so far, as on one thread.
+        let (ready, partial) = state.withLock { (Self.read($0.slot), $0.partial) }
+        guard let instance = ready ?? partial else { throw onCycle() }
+        return instance.value
+      }
+      waits = true
     }
     return try creation.withLock { () throws(DIError) -> Instance in
+      if waits { CreationWaits.end(me) }
       if let ready = current { return ready }
       state.withLock { $0.creator = me }
       do throws(DIError) {

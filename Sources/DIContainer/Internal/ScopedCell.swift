@@ -29,12 +29,19 @@ final class ScopedCell: Sendable {
   ) throws(DIError) -> Any {
     if let ready = scope.instance(for: key) { return ready.value }
     let me = ThreadIdentity.current
-    let reentered: Instance?? = state.withLock { $0.creator == me ? .some($0.partial) : nil }
-    if let reentered {
-      guard let partial = reentered else { throw onCycle() }
-      return partial.value
+    let (creator, partial) = state.withLock { ($0.creator, $0.partial) }
+    var waits = false
+    if let creator {
+      // Made so far on this thread (a cycle through injections), or by a thread that waits
+      // for this one: served as on one thread, rather than deadlocking.
+      if creator == me || !CreationWaits.begin(me, waitingFor: creator) {
+        guard let partial else { throw onCycle() }
+        return partial.value
+      }
+      waits = true
     }
     return try creation.withLock { () throws(DIError) -> Instance in
+      if waits { CreationWaits.end(me) }
       if let ready = scope.instance(for: key) { return ready }
       state.withLock { $0.creator = me }
       defer { state.withLock { $0 = Creation() } }

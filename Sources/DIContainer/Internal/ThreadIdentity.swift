@@ -8,7 +8,7 @@
 
 /// The identity of the calling thread, used to tell a re-entrant request (a cycle on this
 /// thread) from a concurrent one (another thread is creating the same instance).
-struct ThreadIdentity: Equatable, Sendable {
+struct ThreadIdentity: Hashable, Sendable {
   private let raw: UInt
 
   /// The calling thread.
