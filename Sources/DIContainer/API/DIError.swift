@@ -21,6 +21,10 @@
 /// ```
 public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
   /// Why a request failed.
+  ///
+  /// ```swift
+  /// if case .ambiguous(let candidates) = error.reason { print(candidates) }
+  /// ```
   public enum Reason: Sendable, Equatable {
     /// No component provides the service (under the tag, if one was asked for).
     case notRegistered
@@ -43,6 +47,10 @@ public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
   }
 
   /// One request on the way to the failure.
+  ///
+  /// ```swift
+  /// print(error.path.map(\.requested).joined(separator: " → "))
+  /// ```
   public struct Step: Sendable, Equatable {
     /// The type asked for (`PaymentGateway`).
     public let requested: String
@@ -51,8 +59,16 @@ public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
   }
 
   /// Why the request failed.
+  ///
+  /// ```swift
+  /// if error.reason == .notRegistered { registerDefaults(container) }
+  /// ```
   public let reason: Reason
   /// The requests from the outermost to the one that failed.
+  ///
+  /// ```swift
+  /// let steps = error.path.count   // 3 for OrderService → PaymentGateway → HTTPClient
+  /// ```
   public internal(set) var path: [Step]
   /// The framework on whose behalf the failing request was made, if any.
   package var requesterFramework: String?
@@ -70,6 +86,10 @@ public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
   }
 
   /// The outermost type asked for.
+  ///
+  /// ```swift
+  /// print(error.requested)   // OrderService
+  /// ```
   public var requested: String { path.first?.requested ?? "?" }
 
   /// Records that the failing request was made while resolving `requested` with
@@ -78,6 +98,12 @@ public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
     path.insert(Step(requested: requested, component: component), at: 0)
   }
 
+  /// The text a person acts on: what was asked, why it failed, the path and the
+  /// registrations involved (see the type's documentation for an example).
+  ///
+  /// ```swift
+  /// print(error.description)
+  /// ```
   public var description: String {
     let failing = path.last?.requested ?? "?"
     var text = "Cannot resolve \(requested): \(explanation(failing: failing))"

@@ -13,8 +13,18 @@ public enum DILogLevel: Int, Sendable, Comparable, CustomStringConvertible {
   /// Nothing is logged.
   case none
 
+  /// Orders levels from ``verbose`` to ``none``.
+  ///
+  /// ```swift
+  /// DILogLevel.info < .warning   // true
+  /// ```
   public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
+  /// The level's name: `warning`.
+  ///
+  /// ```swift
+  /// print(DILogLevel.error)   // error
+  /// ```
   public var description: String {
     switch self {
     case .verbose: "verbose"

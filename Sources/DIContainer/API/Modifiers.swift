@@ -8,6 +8,11 @@
 /// ```
 public struct DIMany<T> {
   /// The resolved instances.
+  ///
+  /// ```swift
+  /// let all: DIMany<Animal> = container.resolve()
+  /// print(all.values.count)
+  /// ```
   public let values: [T]
 }
 
@@ -19,6 +24,11 @@ public struct DIMany<T> {
 /// ```
 public struct DIByTag<Tag, T> {
   /// The resolved instance.
+  ///
+  /// ```swift
+  /// let indoor: DIByTag<Indoor, Pet> = container.resolve()
+  /// let pet = indoor.value
+  /// ```
   public let value: T
 }
 
@@ -33,6 +43,10 @@ public struct DIByTag<Tag, T> {
 /// ```
 public struct DIArg<T> {
   /// The argument.
+  ///
+  /// ```swift
+  /// container.register { (name: DIArg<String>) in Cat(name: name.value) }
+  /// ```
   public let value: T
 }
 
