@@ -13,6 +13,25 @@ extension DIContainer: DIResolver {
     try resolve(T.self, from: nil, arguments: arguments.isEmpty ? nil : arguments)
   }
 
+  /// Resolves a `T`, or stops the program with the ``DIError`` text when it cannot: the
+  /// container's own, shortest path of ``DIResolver/resolve(file:line:)``.
+  ///
+  /// - Parameters:
+  ///   - file: The caller's file, shown when resolution fails.
+  ///   - line: The caller's line.
+  /// - Returns: The instance.
+  ///
+  /// ```swift
+  /// let cat: Cat = container.resolve()
+  /// ```
+  public func resolve<T>(file: StaticString = #fileID, line: UInt = #line) -> T {
+    do throws(DIError) {
+      return try DIResolutionContext.resolve(T.self, in: self, requester: nil)
+    } catch {
+      failResolution(error, file: file, line: line)
+    }
+  }
+
   /// Runs the property injections (and `postInit`) of the component registered for
   /// `T` on an instance made elsewhere, or stops the program with the ``DIError`` text.
   ///

@@ -112,7 +112,12 @@ func trappingResolution<T>(
   do throws(DIError) {
     return try body()
   } catch {
-    DISetting.Log.log(.error, error.description)
-    fatalError("\n\(error.description)\n  requested at: \(file):\(line)", file: file, line: line)
+    failResolution(error, file: file, line: line)
   }
+}
+
+/// Logs `error` and stops the program with its text and the place of the request.
+func failResolution(_ error: DIError, file: StaticString, line: UInt) -> Never {
+  DISetting.Log.log(.error, error.description)
+  fatalError("\n\(error.description)\n  requested at: \(file):\(line)", file: file, line: line)
 }

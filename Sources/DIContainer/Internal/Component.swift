@@ -21,6 +21,9 @@ enum InstanceStorage: Sendable {
 /// that holds cached instances belongs to the draft, so it survives recompilation.
 final class Component: Sendable {
   let implementation: Any.Type
+  /// Whether `implementation` is a class: then an instance asked for as exactly that type
+  /// is a reference to reinterpret, whatever subclass it is.
+  let implementationIsClass: Bool
   let file: StaticString
   let line: UInt
   let framework: DIModuleID?
@@ -47,6 +50,7 @@ final class Component: Sendable {
 
   init(draft: borrowing ComponentDraft, storage: InstanceStorage) {
     implementation = draft.implementation
+    implementationIsClass = draft.implementation is AnyClass
     file = draft.file
     line = draft.line
     framework = draft.framework

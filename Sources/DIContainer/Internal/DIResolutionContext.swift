@@ -263,7 +263,9 @@ package struct DIResolutionContext {
   mutating func instance<T>(_ type: T.Type, of component: Component) throws(DIError) -> T {
     let value = try instance(of: component, requested: T.self)
     // The implementation type asked for: no dynamic cast (nor `T?` metadata) needed.
-    if ObjectIdentifier(Swift.type(of: value)) == ObjectIdentifier(T.self) {
+    if Self.isImplementation(T.self, of: component)
+      || ObjectIdentifier(Swift.type(of: value)) == ObjectIdentifier(T.self)
+    {
       return Self.reinterpret(value, as: T.self)
     }
     return try Self.cast(value, to: T.self, component: component)
@@ -274,7 +276,9 @@ package struct DIResolutionContext {
   private func cast<T>(
     _ value: Any, to type: T.Type, component: Unmanaged<Component>
   ) throws(DIError) -> T {
-    if ObjectIdentifier(Swift.type(of: value)) == ObjectIdentifier(T.self) {
+    if component._withUnsafeGuaranteedRef({ Self.isImplementation(T.self, of: $0) })
+      || ObjectIdentifier(Swift.type(of: value)) == ObjectIdentifier(T.self)
+    {
       return Self.reinterpret(value, as: T.self)
     }
     return try Self.cast(value, to: T.self, component: component.takeUnretainedValue())
@@ -298,6 +302,14 @@ package struct DIResolutionContext {
       error.enter(String(describing: requested), component: component.summary)
       throw error
     }
+  }
+
+  /// Whether `type` is the class `component` makes, so its instances are references of
+  /// that type without looking at their dynamic type.
+  @inline(__always)
+  private static func isImplementation(_ type: Any.Type, of component: Component) -> Bool {
+    component.implementationIsClass
+      && ObjectIdentifier(component.implementation) == ObjectIdentifier(type)
   }
 
   /// `value` as a `T`, which its dynamic type `Value` is.
