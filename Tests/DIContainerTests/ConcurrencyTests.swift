@@ -3,8 +3,11 @@ import Dispatch
 import Testing
 
 @Suite struct ConcurrencyTests {
-  @Test func twoThreadsEnteringACycleOfSingletonsFromBothEndsDoNotDeadlock() {
-    for _ in 0..<20 {
+  @Test(arguments: [
+    DILifetime.perContainer(.single), .scoped, .custom(DIScope(name: "CycleScope")),
+  ])
+  func twoThreadsEnteringACycleFromBothEndsDoNotDeadlock(_ lifetime: DILifetime) {
+    for _ in 0..<10 {
       let container = DIContainer()
       let xMade = DispatchSemaphore(value: 0)
       let yMade = DispatchSemaphore(value: 0)
@@ -15,55 +18,27 @@ import Testing
         _ = yMade.wait(timeout: .now() + 5)
         return CycleX()
       }
-      .lifetime(.perContainer(.single)).injection(\.y)
+      .lifetime(lifetime).injection(\.y)
       container.register { () -> CycleY in
         yMade.signal()
         _ = xMade.wait(timeout: .now() + 5)
         return CycleY()
       }
-      .lifetime(.perContainer(.single)).injection(\.x)
+      .lifetime(lifetime).injection(\.x)
+      let scope = container.makeScope()
       let done = DispatchGroup()
-      DispatchQueue.global().async(group: done) { let _: CycleX = container.resolve() }
-      DispatchQueue.global().async(group: done) { let _: CycleY = container.resolve() }
+      DispatchQueue.global().async(group: done) { let _: CycleX = scope.resolve() }
+      DispatchQueue.global().async(group: done) { let _: CycleY = scope.resolve() }
       let finished = done.wait(timeout: .now() + 20) == .success
-      #expect(finished, "two threads resolving a cycle of singletons deadlocked")
+      #expect(finished, "two threads resolving a cycle deadlocked (\(lifetime))")
       guard finished else { return }
       // Once both are done, the one X and the one Y hold each other.
-      let x: CycleX = container.resolve()
-      let y: CycleY = container.resolve()
+      let x: CycleX = scope.resolve()
+      let y: CycleY = scope.resolve()
       #expect(x.y === y)
       #expect(y.x === x)
+      scope.close()
     }
-  }
-
-  @Test(arguments: [DILifetime.scoped, .custom(DIScope(name: "CycleScope"))])
-  func twoThreadsEnteringACycleInAScopeFromBothEndsDoNotDeadlock(_ lifetime: DILifetime) {
-    let container = DIContainer()
-    let xMade = DispatchSemaphore(value: 0)
-    let yMade = DispatchSemaphore(value: 0)
-    container.register { () -> CycleX in
-      xMade.signal()
-      _ = yMade.wait(timeout: .now() + 5)
-      return CycleX()
-    }
-    .lifetime(lifetime).injection(\.y)
-    container.register { () -> CycleY in
-      yMade.signal()
-      _ = xMade.wait(timeout: .now() + 5)
-      return CycleY()
-    }
-    .lifetime(lifetime).injection(\.x)
-    let scope = container.makeScope()
-    let done = DispatchGroup()
-    DispatchQueue.global().async(group: done) { let _: CycleX = scope.resolve() }
-    DispatchQueue.global().async(group: done) { let _: CycleY = scope.resolve() }
-    let finished = done.wait(timeout: .now() + 20) == .success
-    #expect(finished, "two threads resolving a cycle in a scope deadlocked")
-    guard finished else { return }
-    let x: CycleX = scope.resolve()
-    let y: CycleY = scope.resolve()
-    #expect(x.y === y)
-    #expect(y.x === x)
   }
 
   @Test func concurrentFirstResolvesOfASingletonCreateOneInstance() {

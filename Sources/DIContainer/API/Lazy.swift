@@ -25,8 +25,7 @@
 /// Thread-safe: concurrent first reads make one value.
 public final class Lazy<T>: Sendable, CustomStringConvertible {
   let request: DelayedRequest
-  private let made = Locked<Instance?>(nil)
-  private let making = Lock()
+  private let once = MadeOnce()
 
   init(request: DelayedRequest) {
     self.request = request
@@ -39,11 +38,7 @@ public final class Lazy<T>: Sendable, CustomStringConvertible {
   /// let database: Database = lazyDatabase.value
   /// ```
   public var value: T {
-    do throws(DIError) {
-      return try tryValue()
-    } catch {
-      trap(error)
-    }
+    trappingResolution(file: #fileID, line: #line) { () throws(DIError) in try tryValue() }
   }
 
   /// The value, made on the first call.
@@ -55,13 +50,8 @@ public final class Lazy<T>: Sendable, CustomStringConvertible {
   /// let database = try lazyDatabase.tryValue()
   /// ```
   public func tryValue() throws(DIError) -> T {
-    if let made = made.withLock({ $0 }) { return made.value as! T }
-    return try making.withLock { () throws(DIError) -> Instance in
-      if let made = made.withLock({ $0 }) { return made }
-      let instance = Instance(value: try request.resolve(T.self, arguments: nil))
-      made.withLock { $0 = instance }
-      return instance
-    }.value as! T
+    // `once` keeps only what `request` resolved as a `T`.
+    try once.value { () throws(DIError) in try request.resolve(T.self, arguments: nil) } as! T
   }
 
   /// Whether the value was made.
@@ -70,7 +60,7 @@ public final class Lazy<T>: Sendable, CustomStringConvertible {
   /// if lazyDatabase.wasMade { lazyDatabase.value.close() }
   /// ```
   public var wasMade: Bool {
-    made.withLock { $0 != nil }
+    once.wasMade
   }
 
   /// The description of the value, made if needed: `print(lazy)` prints the value.

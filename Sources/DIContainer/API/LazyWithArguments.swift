@@ -12,8 +12,7 @@
 /// ```
 public final class LazyWithArguments<T, each Argument>: Sendable {
   let request: DelayedRequest
-  private let made = Locked<Instance?>(nil)
-  private let making = Lock()
+  private let once = MadeOnce()
 
   init(request: DelayedRequest) {
     self.request = request
@@ -34,10 +33,8 @@ public final class LazyWithArguments<T, each Argument>: Sendable {
   public func value(
     _ arguments: repeat each Argument, file: StaticString = #fileID, line: UInt = #line
   ) -> T {
-    do throws(DIError) {
-      return try tryValue(repeat each arguments)
-    } catch {
-      trap(error, file: file, line: line)
+    trappingResolution(file: file, line: line) { () throws(DIError) in
+      try tryValue(repeat each arguments)
     }
   }
 
@@ -51,15 +48,11 @@ public final class LazyWithArguments<T, each Argument>: Sendable {
   /// let connection = try lazyConnection.tryValue("postgres://db")
   /// ```
   public func tryValue(_ arguments: repeat each Argument) throws(DIError) -> T {
-    if let made = made.withLock({ $0 }) { return made.value as! T }
     var list: [Any] = []
     for argument in repeat each arguments { list.append(argument) }
-    return try making.withLock { () throws(DIError) -> Instance in
-      if let made = made.withLock({ $0 }) { return made }
-      let instance = Instance(value: try request.resolve(T.self, arguments: list))
-      made.withLock { $0 = instance }
-      return instance
-    }.value as! T
+    // `once` keeps only what `request` resolved as a `T`.
+    return try once.value { () throws(DIError) in try request.resolve(T.self, arguments: list) }
+      as! T
   }
 
   /// Whether the value was made.
@@ -68,7 +61,7 @@ public final class LazyWithArguments<T, each Argument>: Sendable {
   /// if lazyConnection.wasMade { lazyConnection.value("").close() }
   /// ```
   public var wasMade: Bool {
-    made.withLock { $0 != nil }
+    once.wasMade
   }
 }
 

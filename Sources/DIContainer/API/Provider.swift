@@ -28,11 +28,7 @@ public struct Provider<T>: Sendable, CustomStringConvertible {
   /// let handler: Handler = handlers.value
   /// ```
   public var value: T {
-    do throws(DIError) {
-      return try tryValue()
-    } catch {
-      trap(error)
-    }
+    trappingResolution(file: #fileID, line: #line) { () throws(DIError) in try tryValue() }
   }
 
   /// A new value (or the cached one of a caching lifetime).

@@ -30,10 +30,8 @@ public struct ProviderWithArguments<T, each Argument>: Sendable {
   public func value(
     _ arguments: repeat each Argument, file: StaticString = #fileID, line: UInt = #line
   ) -> T {
-    do throws(DIError) {
-      return try tryValue(repeat each arguments)
-    } catch {
-      trap(error, file: file, line: line)
+    trappingResolution(file: file, line: line) { () throws(DIError) in
+      try tryValue(repeat each arguments)
     }
   }
 

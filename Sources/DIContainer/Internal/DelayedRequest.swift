@@ -65,12 +65,6 @@ final class DelayedRequest: Sendable {
   }
 }
 
-/// Stops the program with the text of `error`, as `resolve()` does.
-func trap(_ error: DIError, file: StaticString = #fileID, line: UInt = #line) -> Never {
-  DISetting.Log.log(.error, error.description)
-  fatalError("\n\(error.description)", file: file, line: line)
-}
-
 /// A delayed parameter type (`Lazy`, `Provider` and their argument forms): made from a
 /// ``DelayedRequest``; `many` gives one per component of the wrapped service.
 protocol DelayedModifier {
