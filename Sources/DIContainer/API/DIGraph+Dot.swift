@@ -16,7 +16,7 @@ extension DIGraph {
   /// ```
   @discardableResult
   public func dot() -> String {
-    let (frameworks, membership) = frameworkGroups()
+    let (loose, clusters) = frameworkGroups()
     var text = "digraph DIContainer {\n"
     text += "  rankdir=LR;\n"
     text += "  node [shape=box, fontname=\"Helvetica\"];\n"
@@ -25,19 +25,12 @@ extension DIGraph {
       let label = Self.dotEscaped(component.name) + "\\n" + component.lifetime.name
       return "\(indent)c\(component.id) [label=\"\(label)\"];\n"
     }
-    var members = [[Component]](repeating: [], count: frameworks.count)
-    for component in components {
-      if let framework = membership[component.id] {
-        members[framework].append(component)
-      } else {
-        text += node(component, indent: "  ")
-      }
-    }
-    for (index, framework) in frameworks.enumerated() {
+    for component in loose { text += node(component, indent: "  ") }
+    for (index, (framework, members)) in clusters.enumerated() {
       text += "  subgraph cluster_\(index) {\n"
       text += "    label=\"\(Self.dotEscaped(framework.name))\";\n"
       text += "    style=rounded;\n"
-      for component in members[index] { text += node(component, indent: "    ") }
+      for component in members { text += node(component, indent: "    ") }
       text += "  }\n"
     }
     for edge in edges where !edge.targets.isEmpty {

@@ -13,23 +13,16 @@ extension DIGraph {
   /// ```
   @discardableResult
   public func mermaid() -> String {
-    let (frameworks, membership) = frameworkGroups()
+    let (loose, clusters) = frameworkGroups()
     var text = "flowchart LR\n"
     func node(_ component: Component, indent: String) -> String {
       let label = Self.mermaidEscaped(component.name) + "<br/>" + component.lifetime.name
       return "\(indent)c\(component.id)[\"\(label)\"]\n"
     }
-    var members = [[Component]](repeating: [], count: frameworks.count)
-    for component in components {
-      if let framework = membership[component.id] {
-        members[framework].append(component)
-      } else {
-        text += node(component, indent: "  ")
-      }
-    }
-    for (index, framework) in frameworks.enumerated() {
+    for component in loose { text += node(component, indent: "  ") }
+    for (index, (framework, members)) in clusters.enumerated() {
       text += "  subgraph f\(index)[\"\(Self.mermaidEscaped(framework.name))\"]\n"
-      for component in members[index] { text += node(component, indent: "    ") }
+      for component in members { text += node(component, indent: "    ") }
       text += "  end\n"
     }
     var link = 0

@@ -56,28 +56,27 @@ public struct DIGraph: Sendable {
   /// print(graph.frameworks)   // ["CoreFramework", "BillingFramework"]
   /// ```
   public var frameworks: [String] {
-    frameworkGroups().frameworks.map(\.name)
+    frameworkGroups().clusters.map(\.0.name)
   }
 
-  /// The frameworks in order of first appearance, and each component's index among them.
-  func frameworkGroups() -> (frameworks: [DIModuleID], index: [Int?]) {
-    var frameworks: [DIModuleID] = []
+  /// The components registered outside every framework, and each framework (in order of
+  /// first appearance) with its components: how the drawings group nodes.
+  func frameworkGroups() -> (loose: [Component], clusters: [(DIModuleID, [Component])]) {
+    var loose: [Component] = []
+    var clusters: [(DIModuleID, [Component])] = []
     var indices: [DIModuleID: Int] = [:]
-    var index: [Int?] = []
-    index.reserveCapacity(components.count)
     for component in components {
       guard let framework = component.registered.framework else {
-        index.append(nil)
+        loose.append(component)
         continue
       }
       if let known = indices[framework] {
-        index.append(known)
+        clusters[known].1.append(component)
       } else {
-        indices[framework] = frameworks.count
-        index.append(frameworks.count)
-        frameworks.append(framework)
+        indices[framework] = clusters.count
+        clusters.append((framework, [component]))
       }
     }
-    return (frameworks, index)
+    return (loose, clusters)
   }
 }
