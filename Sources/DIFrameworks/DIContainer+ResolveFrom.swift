@@ -22,7 +22,7 @@ extension DIContainer {
   public func resolve<T>(
     from framework: any DIFramework.Type, file: StaticString = #fileID, line: UInt = #line
   ) -> T {
-    trapping(file: file, line: line) { () throws(DIError) in
+    trappingResolution(file: file, line: line) { () throws(DIError) in
       try self.tryResolve(from: framework)
     }
   }

@@ -45,7 +45,9 @@ extension DIContainer: DIResolver {
   /// container.inject(into: presenter)
   /// ```
   public func inject<T>(into object: T, file: StaticString = #fileID, line: UInt = #line) {
-    trapping(file: file, line: line) { () throws(DIError) in try self.tryInject(into: object) }
+    trappingResolution(file: file, line: line) { () throws(DIError) in
+      try self.tryInject(into: object)
+    }
   }
 
   /// Runs the property injections of the component registered for `T` on `object`.
@@ -86,13 +88,6 @@ extension DIContainer: DIResolver {
       (context) throws(DIError) -> T in
       try context.value(T.self, tag: nil)
     }
-  }
-
-  /// Runs `body`, or prints its error (and logs it) and stops the program.
-  package func trapping<T>(
-    file: StaticString, line: UInt, _ body: () throws(DIError) -> T
-  ) -> T {
-    trappingResolution(file: file, line: line, body)
   }
 }
 

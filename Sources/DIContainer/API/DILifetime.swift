@@ -68,16 +68,6 @@ public enum DILifetime: Sendable {
 }
 
 extension DILifetime {
-  /// Whether instances are kept in a per-registration cell.
-  var keepsInstances: Bool {
-    switch self {
-    case .prototype, .objectGraph: false
-    case .perContainer, .perApplication, .single, .perFramework, .perPart, .multiton, .custom,
-      .scoped:
-      true
-    }
-  }
-
   /// Whether the cell holds its instance weakly.
   var isWeak: Bool {
     switch self {

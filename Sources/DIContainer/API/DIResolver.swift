@@ -106,7 +106,7 @@ extension DIResolver {
 
 /// Runs `body`, or prints its error (and logs it) and stops the program: the trapping
 /// `resolve()` forms print the same text `tryResolve()` throws.
-func trappingResolution<T>(
+package func trappingResolution<T>(
   file: StaticString, line: UInt, _ body: () throws(DIError) -> T
 ) -> T {
   do throws(DIError) {
