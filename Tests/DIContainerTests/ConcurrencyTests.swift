@@ -6,32 +6,63 @@ import Testing
   @Test(arguments: [
     DILifetime.perContainer(.single), .scoped, .custom(DIScope(name: "CycleScope")),
   ])
-  func twoThreadsEnteringACycleFromBothEndsDoNotDeadlock(_ lifetime: DILifetime) {
+  func twoThreadsEnteringACycleFromBothEndsEndWithoutDeadlockOrHalfBuiltObjects(
+    _ lifetime: DILifetime
+  ) {
     for _ in 0..<10 {
       let container = DIContainer()
       let xMade = DispatchSemaphore(value: 0)
       let yMade = DispatchSemaphore(value: 0)
       // Each factory waits until the other has run too, so both creations are under way
       // when their injections ask for each other.
+      // Only the first making of each waits: a request refused at the loop leaves its
+      // making to the other request, which then makes it without waiting.
+      let xCount = Counter()
+      let yCount = Counter()
       container.register { () -> CycleX in
-        xMade.signal()
-        _ = yMade.wait(timeout: .now() + 5)
+        xCount.next()
+        if xCount.value == 1 {
+          xMade.signal()
+          _ = yMade.wait(timeout: .now() + 5)
+        }
         return CycleX()
       }
       .lifetime(lifetime).injection(\.y)
       container.register { () -> CycleY in
-        yMade.signal()
-        _ = xMade.wait(timeout: .now() + 5)
+        yCount.next()
+        if yCount.value == 1 {
+          yMade.signal()
+          _ = xMade.wait(timeout: .now() + 5)
+        }
         return CycleY()
       }
       .lifetime(lifetime).injection(\.x)
       let scope = container.makeScope()
       let done = DispatchGroup()
-      DispatchQueue.global().async(group: done) { let _: CycleX = scope.resolve() }
-      DispatchQueue.global().async(group: done) { let _: CycleY = scope.resolve() }
+      let outcomes = Lines()
+      DispatchQueue.global().async(group: done) {
+        do throws(DIError) {
+          let x: CycleX = try scope.tryResolve()
+          outcomes.append(x.y?.x === x ? "built" : "half-built")
+        } catch {
+          outcomes.append("\(error.code)")
+        }
+      }
+      DispatchQueue.global().async(group: done) {
+        do throws(DIError) {
+          let y: CycleY = try scope.tryResolve()
+          outcomes.append(y.x?.y === y ? "built" : "half-built")
+        } catch {
+          outcomes.append("\(error.code)")
+        }
+      }
       let finished = done.wait(timeout: .now() + 20) == .success
       #expect(finished, "two threads resolving a cycle deadlocked (\(lifetime))")
       guard finished else { return }
+      // Each thread got a whole object, or the error naming the loop between the two
+      // requests; at least one got its object.
+      #expect(outcomes.all.allSatisfy { $0 == "built" || $0 == "cycle" }, "\(outcomes.all)")
+      #expect(outcomes.all.contains("built"))
       // Once both are done, the one X and the one Y hold each other.
       let x: CycleX = scope.resolve()
       let y: CycleY = scope.resolve()

@@ -11,37 +11,75 @@
 /// ```
 ///
 /// **When values are released.** Linux has no hook on an object's deallocation, so the
-/// storage cannot learn at once that an owner died. Each entry holds its owner weakly;
-/// every operation of the storage (any `get`, `set` or ``count``) first removes the
-/// entries whose owner is gone and releases their values, after its lock. So a value is
-/// released at the latest at the storage's next operation after its owner's death, and
-/// stays in memory until then if there is none; it is never returned for another
-/// object, even one allocated at the dead owner's address. An operation's cost grows with
-/// the number of owners stored.
+/// storage cannot learn at once that an owner died. Each entry holds its owner weakly, so
+/// a dead owner's value is never returned, not even for a new object allocated at the
+/// dead owner's address. The storage sweeps out dead owners' values during its
+/// operations. While it holds at most 64 values, every operation sweeps, so a value is
+/// released at the latest at the storage's next operation after its owner's death. A
+/// larger storage sweeps once the operations since the last sweep outnumber the values
+/// that sweep left, so each operation costs O(1) amortized however many owners there are,
+/// and a dead owner's value is released within that many later operations. ``count``
+/// sweeps at once. Values are released after the storage's lock.
 ///
 /// One value per owner per storage: keep one storage per value type. A `get` that finds
 /// a value of another type treats it as absent (the making forms replace it). A value
 /// that holds its owner strongly keeps it alive forever.
 ///
 /// Thread-safe. Values need not be `Sendable`; a value shared by threads must be
-/// thread-safe itself. A making closure runs once per owner even under concurrent calls;
-/// it may use the storage.
+/// thread-safe itself. A making closure runs once per owner even under concurrent calls,
+/// never under the storage's lock; it may use the storage for other owners. Asking for an
+/// owner's value inside its own making (directly, or through another thread's making that
+/// waits for it) is a broken contract and stops the program with a message.
 public final class AssociatedStorage: Sendable {
   private struct Entry {
     let owner: WeakReference
     var value: Instance
   }
 
-  private struct State {
+  private struct State: CreationState {
     var entries: [ObjectIdentifier: Entry] = [:]
-    /// The thread running a making closure, and the owners it is making values for.
-    var maker: ThreadIdentity?
-    var making: [ObjectIdentifier] = []
+    var makings: [ObjectIdentifier: Making] = [:]
+    /// Operations since the last sweep of dead owners, and the entries it left.
+    var operations = 0
+    var sweptCount = 0
+
+    func ready(_ key: ObjectIdentifier) -> Instance? {
+      guard let entry = entries[key], entry.owner.object != nil else { return nil }
+      return entry.value
+    }
+
+    subscript(making key: ObjectIdentifier) -> Making? {
+      get { makings[key] }
+      set { makings[key] = newValue }
+    }
+
+    /// Counts an operation; sweeps when due. Returns the dead owners' values, to release
+    /// after the lock.
+    mutating func operate() -> [Instance] {
+      operations += 1
+      guard operations > sweptCount || entries.count <= Self.alwaysSwept else { return [] }
+      return sweep()
+    }
+
+    /// Up to this many values, every operation sweeps: it costs little, and a dead
+    /// owner's value goes at once.
+    static let alwaysSwept = 64
+
+    /// Removes the entries of dead owners and returns their values.
+    mutating func sweep() -> [Instance] {
+      var dropped: [Instance] = []
+      entries = entries.filter { _, entry in
+        guard entry.owner.object == nil else { return true }
+        dropped.append(entry.value)
+        return false
+      }
+      operations = 0
+      sweptCount = entries.count
+      return dropped
+    }
   }
 
   private let state = Locked(State())
-  /// Held while a making closure runs, so each owner's value is made once.
-  private let creation = Lock()
 
   /// Creates an empty storage.
   ///
@@ -96,13 +134,22 @@ public final class AssociatedStorage: Sendable {
   /// storage.set(Dependent(), for: owner)
   /// ```
   public func set<Value>(_ value: Value, for owner: some AnyObject) {
-    store(Instance(value: value), for: owner)
+    let entry = Entry(owner: WeakReference(owner), value: Instance(value: value))
+    let dropped = state.withLock { state in
+      var dropped = state.operate()
+      if let replaced = state.entries.updateValue(entry, forKey: ObjectIdentifier(owner)) {
+        dropped.append(replaced.value)
+      }
+      return dropped
+    }
+    // Released here, after the lock.
+    _ = dropped
   }
 
   /// The value of `owner`, made by `make` on first access.
   ///
-  /// `make` runs once per owner, also when several threads ask at once; pass it at
-  /// every call, since any call may be the first.
+  /// `make` runs once per owner, also when several threads ask at once, and never under
+  /// the storage's lock; pass it at every call, since any call may be the first.
   ///
   /// - Parameters:
   ///   - owner: The key object.
@@ -115,26 +162,35 @@ public final class AssociatedStorage: Sendable {
   public func get<Owner: AnyObject, Value>(
     for owner: Owner, _ make: (Owner) -> Value
   ) -> Value {
-    if let found = lookup(owner)?.value as? Value { return found }
-    let me = ThreadIdentity.current
     let id = ObjectIdentifier(owner)
-    let nested = state.withLock { state in
-      guard state.maker == me else { return false }
-      precondition(
-        !state.making.contains(id),
-        "AssociatedStorage: the value of \(Owner.self) is asked for while it is being made")
-      return true
+    let (found, dropped) = state.withLock { state -> (Value?, [Instance]) in
+      let dropped = state.operate()
+      guard let found = state.ready(id) else { return (nil, dropped) }
+      // A value of another type is absent for this form, which replaces it.
+      guard let typed = found.value as? Value else {
+        state.entries[id] = nil
+        return (nil, dropped)
+      }
+      return (typed, dropped)
     }
-    if nested {
-      // A making closure of this thread asks for another owner's value.
-      return makeValue(id: id, owner: owner, with: make)
+    // Released here, after the lock.
+    _ = dropped
+    if let found { return found }
+    do throws(DIError) {
+      let (made, _) = try CreateOnce.value(
+        in: state, key: id, for: ResolutionRequest.current,
+        make: { _ in Instance(value: make(owner)) },
+        store: { state, made in
+          state.entries[id] = Entry(owner: WeakReference(owner), value: made)
+        })
+      // What this form or another one of the same type made.
+      if let value = made.value as? Value { return value }
+      return get(for: owner, make)
+    } catch {
+      preconditionFailure(
+        "AssociatedStorage: the value of \(Owner.self) is asked for while it is being made"
+          + " (by this thread, or by another one that waits for this one)")
     }
-    return creation.withLock { () -> Instance in
-      if let found = lookup(owner), found.value is Value { return found }
-      state.withLock { $0.maker = me }
-      defer { state.withLock { $0.maker = nil } }
-      return Instance(value: makeValue(id: id, owner: owner, with: make))
-    }.value as! Value
   }
 
   /// How many owners have a value (dead owners' values are released first).
@@ -144,7 +200,8 @@ public final class AssociatedStorage: Sendable {
   /// ```
   public var count: Int {
     let (count, dropped) = state.withLock { state in
-      (state.entries.count - Self.dead(in: state.entries).count, Self.purge(&state))
+      let dropped = state.sweep()
+      return (state.entries.count, dropped)
     }
     // Released here, after the lock.
     _ = dropped
@@ -153,49 +210,13 @@ public final class AssociatedStorage: Sendable {
 
   // MARK: - Entries
 
-  private func makeValue<Owner: AnyObject, Value>(
-    id: ObjectIdentifier, owner: Owner, with make: (Owner) -> Value
-  ) -> Value {
-    state.withLock { $0.making.append(id) }
-    defer { state.withLock { $0.making.removeAll { $0 == id } } }
-    let value = make(owner)
-    store(Instance(value: value), for: owner)
-    return value
-  }
-
-  /// The live value of `owner`, after purging dead owners.
+  /// The live value of `owner`.
   private func lookup(_ owner: AnyObject) -> Instance? {
     let (found, dropped) = state.withLock { state -> (Instance?, [Instance]) in
-      let dropped = Self.purge(&state)
-      guard let entry = state.entries[ObjectIdentifier(owner)], entry.owner.object === owner
-      else { return (nil, dropped) }
-      return (entry.value, dropped)
+      (state.ready(ObjectIdentifier(owner)), state.operate())
     }
     // Released here, after the lock.
     _ = dropped
     return found
-  }
-
-  private func store(_ value: Instance, for owner: AnyObject) {
-    let dropped = state.withLock { state -> [Instance] in
-      var dropped = Self.purge(&state)
-      let entry = Entry(owner: WeakReference(owner), value: value)
-      if let replaced = state.entries.updateValue(entry, forKey: ObjectIdentifier(owner)) {
-        dropped.append(replaced.value)
-      }
-      return dropped
-    }
-    // Released here, after the lock.
-    _ = dropped
-  }
-
-  /// Removes the entries of dead owners and returns their values.
-  private static func purge(_ state: inout State) -> [Instance] {
-    let dead = dead(in: state.entries)
-    return dead.compactMap { state.entries.removeValue(forKey: $0)?.value }
-  }
-
-  private static func dead(in entries: [ObjectIdentifier: Entry]) -> [ObjectIdentifier] {
-    entries.compactMap { $0.value.owner.object == nil ? $0.key : nil }
   }
 }

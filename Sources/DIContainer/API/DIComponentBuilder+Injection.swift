@@ -41,9 +41,8 @@ extension DIComponentBuilder {
     let property = SendableKeyPath(keyPath: keyPath)
     return add(cycle: cycle, parameters: [DIRequest(for: Parameter.self)]) {
       (instance, context) throws(DIError) in
-      let value = modifier(try context.value(Parameter.self, tag: nil))
-      // The component makes only `Impl` instances.
-      (instance as! Impl)[keyPath: property.keyPath] = value
+      let target = try Self.target(instance)
+      target[keyPath: property.keyPath] = modifier(try context.value(Parameter.self, tag: nil))
     }
   }
 
@@ -66,9 +65,19 @@ extension DIComponentBuilder {
       parameters.append(DIRequest(for: parameter))
     }
     return add(cycle: cycle, parameters: parameters) { (instance, context) throws(DIError) in
-      // The component makes only `Impl` instances.
-      method(instance as! Impl, repeat try context.value((each Parameter).self, tag: nil))
+      method(try Self.target(instance), repeat try context.value((each Parameter).self, tag: nil))
     }
+  }
+
+  /// `instance` as the component's type: what it makes, or what `inject(into:)` was given.
+  private static func target(_ instance: Any) throws(DIError) -> Impl {
+    guard let target = instance as? Impl else {
+      throw DIError(
+        .invalid(
+          "the injections of \(Impl.self) were asked to run on a \(type(of: instance)),"
+            + " which is not one."))
+    }
+    return target
   }
 
   private func add(

@@ -66,7 +66,7 @@ extension DIContainer: DIResolver {
       }
       let component = try context.choose(entry, for: T.self, tag: nil)
       do throws(DIError) {
-        try context.inject(component, into: object)
+        try context.inject(component, into: object, frame: nil)
         try context.finish()
       } catch {
         var error = error

@@ -19,7 +19,8 @@ public final class DIContainer: Sendable {
   let registry = Locked(Registry())
   /// The request scopes of ``scope(for:)``, one per owner object.
   let ownerScopes = AssociatedStorage()
-  /// The last published snapshot; nil after a registration changes, until the next request.
+  /// The current snapshot, unretained (the registry keeps it); nil after a registration
+  /// changes, until the next request publishes a new one.
   private let published = Atomic<Unmanaged<Snapshot>?>(nil)
 
   /// Creates an empty container.
@@ -29,28 +30,57 @@ public final class DIContainer: Sendable {
   /// ```
   public init() {}
 
-  /// The registrations as requests read them.
+  /// The registrations as requests read them, retained: for everything but requests,
+  /// which read them through ``UnsafeSnapshotAccess``.
   var snapshot: Snapshot {
-    unmanagedSnapshot.takeUnretainedValue()
+    let (snapshot, freed) = registry.withLock { registry in currentSnapshot(&registry) }
+    // Released here, after the lock: a freed snapshot may release user closures.
+    _ = freed
+    return snapshot
   }
 
-  /// The registrations as requests read them, without a reference count: the container
-  /// keeps every snapshot it published for as long as it lives.
-  var unmanagedSnapshot: Unmanaged<Snapshot> {
+  /// The published snapshot, published now if there is none.
+  @inline(__always)
+  var publishedSnapshot: Unmanaged<Snapshot> {
     if let published = published.load(ordering: .acquiring) { return published }
-    return .passUnretained(publishSnapshot())
+    return .passUnretained(snapshot)
   }
 
-  private func publishSnapshot() -> Snapshot {
-    registry.withLock { registry in
-      if let published = published.load(ordering: .acquiring) {
-        return published.takeUnretainedValue()
-      }
-      let snapshot = Snapshot(components: registry.compile(), imports: registry.imports)
-      registry.snapshots.append(snapshot)
-      published.store(Unmanaged.passUnretained(snapshot), ordering: .releasing)
-      return snapshot
+  /// Whether `snapshot` is still the published one.
+  @inline(__always)
+  func isPublished(_ snapshot: Unmanaged<Snapshot>) -> Bool {
+    published.load(ordering: .sequentiallyConsistent)?.toOpaque() == snapshot.toOpaque()
+  }
+
+  /// The current snapshot, compiled and published now if the registrations changed; and
+  /// the replaced snapshots that no request reads any more, for the caller to release
+  /// after the lock.
+  private func currentSnapshot(_ registry: inout Registry) -> (Snapshot, [Snapshot]) {
+    if let current = registry.current, published.load(ordering: .acquiring) != nil {
+      return (current, [])
     }
+    let snapshot = Snapshot(components: registry.compile(), imports: registry.imports)
+    if let replaced = registry.current { registry.retired.append(replaced) }
+    registry.current = snapshot
+    published.store(.passUnretained(snapshot), ordering: .sequentiallyConsistent)
+    return (snapshot, Self.reclaimSnapshots(&registry.retired))
+  }
+
+  /// Removes from `retired` the snapshots that no thread's request reads (see
+  /// ``UnsafeSnapshotAccess``) and returns them.
+  static func reclaimSnapshots(_ retired: inout [Snapshot]) -> [Snapshot] {
+    guard !retired.isEmpty else { return [] }
+    let read = ResolutionRequest.all.withLock { requests in
+      Set(requests.values.map { $0.hazard.load(ordering: .sequentiallyConsistent) })
+    }
+    var freed: [Snapshot] = []
+    retired.removeAll { snapshot in
+      let bits = UInt(bitPattern: Unmanaged.passUnretained(snapshot).toOpaque())
+      guard !read.contains(bits) else { return false }
+      freed.append(snapshot)
+      return true
+    }
+    return freed
   }
 
   /// Changes the registry and retires the published snapshot.

@@ -33,6 +33,12 @@ public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
     case ambiguous(candidates: [String])
     /// The request needs itself before it exists; the path shows the loop.
     case cycle
+    /// The graph is deeper than the thread's stack can hold; `depth` components were
+    /// under construction, one inside the other.
+    case tooDeep(depth: Int)
+    /// Two requests (on two threads) each wait for an instance the other one is making;
+    /// the path ends at the instance this request waited for.
+    case waitLoop
     /// A runtime argument has another type than the `arg` parameter it goes to.
     case wrongArgument(position: Int, expected: String, actual: String)
     /// An `arg` parameter has no runtime argument left to take.
@@ -72,6 +78,30 @@ public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
   public internal(set) var path: [Step]
   /// The framework on whose behalf the failing request was made, if any.
   package var requesterFramework: String?
+  /// For a cycle met at an `.objectGraph` component whose initializer is running: the
+  /// request frame it is under construction in, so an injection of an instance published
+  /// later in the request (a deeper frame) can wait for it instead.
+  package var postponableBelow: Int?
+
+  /// What kind of failure this is: compare it with the static members of
+  /// ``DIError/Code``.
+  ///
+  /// ```swift
+  /// if error.code == .cycle { print(error) }
+  /// ```
+  public var code: Code {
+    switch reason {
+    case .notRegistered: .notRegistered
+    case .ambiguous: .ambiguous
+    case .cycle, .waitLoop: .cycle
+    case .tooDeep: .tooDeep
+    case .wrongArgument: .wrongArgument
+    case .missingArgument: .missingArgument
+    case .noInitializer: .noInitializer
+    case .notAService: .notAService
+    case .invalid: .invalid
+    }
+  }
 
   /// Creates an error for a request of `requestedName` that failed for `reason`.
   package init(_ reason: Reason, requestedName: String, component: String? = nil) {
@@ -126,6 +156,15 @@ public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
       return "the cycle " + loop.map(\.requested).joined(separator: " → ")
         + " cannot be built (use .objectGraph or a cached lifetime with"
         + " injection(cycle: true), or a Lazy/Provider)."
+    case .tooDeep(let depth):
+      return "the graph is deeper than this thread's stack can hold at \(failing)"
+        + " (\(depth) components under construction, one inside the other); resolve it on a"
+        + " thread with a larger stack, or break the chain with a Lazy/Provider."
+    case .waitLoop:
+      return "\(failing) is being made by another thread's request, which waits (directly or"
+        + " through others) for an instance this request is making; building both would"
+        + " deadlock (break the loop with injection(cycle: true, …) or a Lazy/Provider, or"
+        + " create these instances ahead, e.g. with initializeSingletonObjects())."
     case .wrongArgument(let position, let expected, let actual):
       return "argument \(position) for \(failing) is \(actual), expected \(expected)."
     case .missingArgument(let position, let expected):
@@ -169,6 +208,57 @@ public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
       })
     else { return shown }
     return path[start...shown.endIndex - 1]
+  }
+}
+
+extension DIError {
+  /// A kind of failure, for programs: an extensible set of static members, so a new kind
+  /// does not break a `switch` (compare with `==`).
+  ///
+  /// ```swift
+  /// do {
+  ///   let cat: Cat = try container.tryResolve()
+  /// } catch where error.code == .notRegistered {
+  ///   print("register Cat first")
+  /// }
+  /// ```
+  public struct Code: Hashable, Sendable, CustomStringConvertible {
+    private enum Kind: String, Hashable, Sendable {
+      case notRegistered, ambiguous, cycle, tooDeep, noInitializer, missingArgument
+      case wrongArgument, notAService, invalid
+    }
+
+    private let kind: Kind
+
+    private init(_ kind: Kind) {
+      self.kind = kind
+    }
+
+    /// The name of the code: `cycle`.
+    ///
+    /// ```swift
+    /// print(error.code)   // notRegistered
+    /// ```
+    public var description: String { kind.rawValue }
+
+    /// No component provides the service.
+    public static let notRegistered = Code(.notRegistered)
+    /// Several components provide the service and none is preferred.
+    public static let ambiguous = Code(.ambiguous)
+    /// The request needs itself before it exists, within one request or between two.
+    public static let cycle = Code(.cycle)
+    /// The graph is deeper than the thread's remaining stack can hold.
+    public static let tooDeep = Code(.tooDeep)
+    /// The component was registered without an initializer.
+    public static let noInitializer = Code(.noInitializer)
+    /// An `arg` parameter has no runtime argument left to take.
+    public static let missingArgument = Code(.missingArgument)
+    /// A runtime argument has another type than its `arg` parameter.
+    public static let wrongArgument = Code(.wrongArgument)
+    /// The component was registered `as` a service its instances are not.
+    public static let notAService = Code(.notAService)
+    /// Any other misuse, described in the error's text.
+    public static let invalid = Code(.invalid)
   }
 }
 

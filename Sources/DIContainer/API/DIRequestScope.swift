@@ -34,18 +34,26 @@ public final class DIRequestScope: Sendable {
     case weak(WeakReference)
   }
 
-  /// A `.scoped` instance of this scope, or the making of one.
-  enum Entry {
-    /// Made; with its `onClean` hook, if any, and creation stamp.
-    case ready(Instance, hook: CleanHook?, sequence: UInt64)
-    /// Being made by `thread`, which holds `lock` meanwhile; `partial` is the instance
-    /// published before its injections ran.
-    case creating(thread: ThreadIdentity, lock: Lock, partial: Instance?)
+  /// A made `.scoped` instance, with its `onClean` hook, if any, and creation stamp.
+  struct Entry {
+    let instance: Instance
+    let hook: CleanHook?
+    let sequence: UInt64
   }
 
-  struct State {
+  struct State: CreationState {
     var entries: [ObjectIdentifier: Entry] = [:]
+    var makings: [ObjectIdentifier: Making] = [:]
     var isClosed = false
+
+    func ready(_ key: ObjectIdentifier) -> Instance? {
+      entries[key]?.instance
+    }
+
+    subscript(making key: ObjectIdentifier) -> Making? {
+      get { makings[key] }
+      set { makings[key] = newValue }
+    }
   }
 
   let reference: ContainerReference
@@ -94,8 +102,8 @@ public final class DIRequestScope: Sendable {
     guard var dropped else { return }
     var teardowns: [Teardown] = []
     for entry in dropped.values {
-      guard case .ready(let instance, let hook?, let sequence) = entry else { continue }
-      teardowns.append(Teardown(instance: instance, sequence: sequence, hook: hook))
+      guard let hook = entry.hook else { continue }
+      teardowns.append(Teardown(instance: entry.instance, sequence: entry.sequence, hook: hook))
     }
     // Run and released here, after the scope's lock.
     Teardown.run(teardowns)

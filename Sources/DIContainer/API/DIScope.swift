@@ -96,13 +96,25 @@ public final class DIScope: Sendable, CustomStringConvertible {
   }
 
   /// The instance kept for `key`, if it is still there (and, for a weak scope, alive).
-  func instance(for key: DIStorageKey) -> Instance? {
-    storage.value(for: key)?.instance
+  ///
+  /// - Throws: ``DIError`` when the storage hands out the value of another component (a
+  ///   storage of your own may misbehave; the value is never used as this component's).
+  func instance(for key: DIStorageKey) throws(DIError) -> Instance? {
+    guard let value = storage.value(for: key) else { return nil }
+    guard value.key == key else {
+      throw DIError(
+        .invalid(
+          "the storage of scope \(name) (\(Swift.type(of: storage))) returned the value"
+            + " of \(value.key) when asked for \(key); a DIStorage must return the value"
+            + " it was given for that key, or nil."))
+    }
+    return value.instance
   }
 
   /// Keeps `instance` for `key` as the policy says, with the component's `onClean` hook.
   func keep(_ instance: Instance, for key: DIStorageKey, hook: CleanHook?) {
-    guard let value = DIStorageValue(instance, weak: policy == .weak, hook: hook) else { return }
+    guard let value = DIStorageValue(instance, for: key, weak: policy == .weak, hook: hook)
+    else { return }
     storage.setValue(value, for: key)
   }
 }

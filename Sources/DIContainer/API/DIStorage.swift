@@ -166,12 +166,16 @@ public struct DIStorageValue: Sendable {
   }
 
   let content: Content
+  /// The component the instance was made for: a storage that hands it out for another
+  /// key is caught, so an instance never comes out as another component's type.
+  let key: DIStorageKey
   /// The component's `onClean` hook, if any, and when the instance was stored.
   let hook: CleanHook?
   let sequence: UInt64
 
   /// Boxes `instance`, weakly when `weak`; nil when `weak` and it is not an object.
-  init?(_ instance: Instance, weak: Bool, hook: CleanHook? = nil) {
+  init?(_ instance: Instance, for key: DIStorageKey, weak: Bool, hook: CleanHook? = nil) {
+    self.key = key
     self.hook = hook
     sequence = Teardown.nextSequence()
     if weak {

@@ -34,6 +34,8 @@ final class Component: Sendable {
   let services: [ServiceKey]
   let injections: [Injection]
   let hasCycleBreaks: Bool
+  /// Whether the initializer or an injection takes a runtime argument (`arg`).
+  let takesArguments: Bool
   /// Whether a new instance has anything to run after its initializer: injections or
   /// `postInit`.
   let needsInjection: Bool
@@ -61,6 +63,9 @@ final class Component: Sendable {
     services = draft.services
     injections = draft.injections
     hasCycleBreaks = draft.injections.contains { $0.isCycleBreak }
+    takesArguments =
+      draft.parameters.contains(where: \.isArgument)
+      || draft.injections.contains { $0.dependencies.contains(where: \.isArgument) }
     needsInjection = !draft.injections.isEmpty || draft.postInit != nil
     postInit = draft.postInit
     isDefault = draft.isDefault

@@ -7,96 +7,37 @@ extension DIRequestScope {
     }
   }
 
-  /// The instance of the `.scoped` `component` in this scope, or the one `make` creates.
+  /// The instance of the `.scoped` `component` in this scope, or the one `make` creates
+  /// for `request` (see ``CreateOnce``).
   ///
-  /// Works like ``InstanceCell``: concurrent first requests make one instance (the others
-  /// wait on the maker's lock, which is per instance, never shared with other
-  /// components), and a request that re-enters on the making thread gets the instance
-  /// published so far (a cycle through property injection) or a cycle error.
+  /// An instance made while the scope closes is dropped at once (its hook runs) and the
+  /// request fails.
   func instance(
-    of component: Component, key: RequestScopedKey,
+    of component: Component, key: RequestScopedKey, for request: ResolutionRequest,
     _ make: (_ publish: (Any) -> Void) throws(DIError) -> Any
   ) throws(DIError) -> Any {
     let id = ObjectIdentifier(key)
-    let me = ThreadIdentity.current
-    enum Step {
-      case ready(Instance)
-      case reentered(Instance?)
-      case wait(Lock, creator: ThreadIdentity, partial: Instance?)
-      case make(Lock)
-      case closed
-    }
-    while true {
-      let step = state.withLock { state -> Step in
-        if state.isClosed { return .closed }
-        switch state.entries[id] {
-        case .ready(let instance, _, _): return .ready(instance)
-        case .creating(let thread, let lock, let partial):
-          return thread == me
-            ? .reentered(partial) : .wait(lock, creator: thread, partial: partial)
-        case nil:
-          let lock = Lock()
-          lock.lock()
-          state.entries[id] = .creating(thread: me, lock: lock, partial: nil)
-          return .make(lock)
-        }
-      }
-      switch step {
-      case .ready(let instance): return instance.value
-      case .reentered(let partial):
-        guard let partial else { throw DIError(.cycle) }
-        return partial.value
-      case .wait(let lock, let creator, let partial):
-        guard CreationWaits.begin(me, waitingFor: creator) else {
-          // The maker waits for this thread: serve what it made so far, as on one thread.
-          guard let partial else { throw DIError(.cycle) }
-          return partial.value
-        }
-        // The maker unlocks once the instance is ready (or failed); then look again.
-        lock.withLock {}
-        CreationWaits.end(me)
-      case .closed:
-        throw Self.closedError
-      case .make(let lock):
-        defer { lock.unlock() }
-        return try create(component, id: id, lock: lock, make)
-      }
-    }
-  }
-
-  private func create(
-    _ component: Component, id: ObjectIdentifier, lock: Lock,
-    _ make: (_ publish: (Any) -> Void) throws(DIError) -> Any
-  ) throws(DIError) -> Any {
-    let me = ThreadIdentity.current
-    let value: Any
-    do throws(DIError) {
-      value = try make { partial in
-        state.withLock { state in
-          guard case .creating = state.entries[id] else { return }
-          state.entries[id] = .creating(thread: me, lock: lock, partial: Instance(value: partial))
-        }
-      }
-    } catch {
-      state.withLock { state in
-        if case .creating = state.entries[id] { state.entries[id] = nil }
-      }
-      throw error
-    }
-    let instance = Instance(value: value)
     let hook = component.onClean
-    let sequence = Teardown.nextSequence()
-    let kept = state.withLock { state in
-      guard !state.isClosed else { return false }
-      state.entries[id] = .ready(instance, hook: hook, sequence: sequence)
-      return true
-    }
-    guard kept else {
+    let (instance, kept) = try CreateOnce.value(
+      in: state, key: id, for: request,
+      make: { (publish) throws(DIError) -> Instance in
+        guard !isClosed else { throw Self.closedError }
+        return Instance(value: try make(publish))
+      },
+      store: { state, instance -> Entry? in
+        let entry = Entry(instance: instance, hook: hook, sequence: Teardown.nextSequence())
+        guard !state.isClosed else { return entry }
+        state.entries[id] = entry
+        return nil
+      })
+    if let dropped = kept ?? nil {
       // Closed while the instance was made: it is dropped now.
-      if let hook { Teardown.run([Teardown(instance: instance, sequence: sequence, hook: hook)]) }
+      if let hook {
+        Teardown.run([Teardown(instance: dropped.instance, sequence: dropped.sequence, hook: hook)])
+      }
       throw Self.closedError
     }
-    return value
+    return instance.value
   }
 
   /// A resolve in a scope after ``close()``.

@@ -1,24 +1,24 @@
-/// The state of one request: the snapshot it reads, the object graph, who is asking (for
-/// modularity), the runtime arguments, and how deep it has gone (for cycles).
+/// The state of one resolution: the snapshot it reads, the object graph, who is asking (for
+/// modularity), the runtime arguments, and the request it belongs to (what is under
+/// construction, see ``ResolutionRequest``).
 ///
-/// Lives on the stack of the request (see ``with(_:requester:arguments:_:)``) and is passed
-/// `inout` to every factory. Every stored property is trivial, so the context costs no
-/// reference counting; a request allocates nothing of its own unless its graph needs an
-/// ``ObjectGraph``.
+/// Lives on the stack of the resolution (see ``with(_:requester:arguments:graph:requestScope:_:)``)
+/// and is passed `inout` to every factory. A resolution allocates nothing of its own
+/// unless its graph needs an ``ObjectGraph``.
 package struct DIResolutionContext {
-  /// Deeper than this, a request is taken for a cycle.
-  static let maxDepth = 64
-
-  /// The container asked; the request's caller keeps it alive.
+  /// The container asked. Every entry point holds a strong reference to it for the whole
+  /// resolution (it is the receiver of `resolve`, or a local of a delayed value's or a
+  /// scope's resolve), so the context does not count one more.
   unowned(unsafe) package let container: DIContainer
-  /// Kept alive by `container`, which holds every snapshot it published.
-  unowned(unsafe) let snapshot: Snapshot
+  /// The snapshot, kept alive for this resolution without reference counting.
+  private let access: UnsafeSnapshotAccess
   /// The snapshot's lookup table, kept alive by the snapshot; read through
-  /// `_withUnsafeGuaranteedRef`, which (unlike an `unowned(unsafe)` load) costs no
-  /// reference count.
+  /// `_withUnsafeGuaranteedRef`, which costs no reference count.
   private let table: Unmanaged<ServiceTable>
+  /// The request this resolution belongs to: the calling thread's.
+  let request: ResolutionRequest
   /// The `.objectGraph` instances and postponed injections, once needed; retained by the
-  /// context and released when the request ends.
+  /// context and released when the resolution ends.
   private var graphReference: Unmanaged<ObjectGraph>?
   /// The framework on whose behalf the current request is made.
   package var requester: DIModuleID?
@@ -27,38 +27,51 @@ package struct DIResolutionContext {
   /// The runtime arguments for the component asked for; owned by the request's caller.
   private let argumentBuffer: UnsafeBufferPointer<Any>?
   var nextArgument = 0
-  /// How many components are being built, one inside the other.
+  /// How many components this resolution is building, one inside the other: runtime
+  /// arguments go to the outermost one.
   var depth = 0
-  /// The postponement generation of the work being done.
-  var generation = 0
+  /// How many instances this resolution built that a later request finds (anything but
+  /// `.prototype`): while it stays the same, the same request gives the same result.
+  private var reusableBuilds = 0
+  /// The `.prototype` postponements whose work led to the work being done: the same one
+  /// again with no reusable instance built in between would never end.
+  private var postponedBy: [ObjectGraph.Postponement] = []
 
-  /// Resolves `T` as `requester` with no runtime arguments, in a new request: the common
-  /// case of ``with(_:requester:arguments:graph:requestScope:_:)``, without its closure.
+  /// Resolves `T` as `requester` with no runtime arguments, in a new resolution: the
+  /// common case of ``with(_:requester:arguments:graph:requestScope:_:)``, without its
+  /// closure.
   package static func resolve<T>(
     _ type: T.Type, in container: DIContainer, requester: DIModuleID?
   ) throws(DIError) -> T {
     var context = DIResolutionContext(container: container, requester: requester, arguments: nil)
-    defer { context.endGraph() }
-    let value = try context.value(T.self, tag: nil)
-    try context.finish()
-    return value
+    defer { context.end() }
+    do throws(DIError) {
+      let value = try context.value(T.self, tag: nil)
+      try context.finish()
+      return value
+    } catch {
+      throw context.settled(error)
+    }
   }
 
   private init(
     container: DIContainer, requester: DIModuleID?, arguments: UnsafeBufferPointer<Any>?
   ) {
     self.container = container
-    let snapshot = container.unmanagedSnapshot._withUnsafeGuaranteedRef { $0 }
-    self.snapshot = snapshot
-    self.table = .passUnretained(snapshot.table)
+    let request = ResolutionRequest.current
+    self.request = request
+    let access = UnsafeSnapshotAccess.begin(container, for: request)
+    self.access = access
+    table = access.withSnapshot { .passUnretained($0.table) }
+    request.contexts += 1
     self.requester = requester
     self.argumentBuffer = arguments
   }
 
-  /// Runs one request of `container` on a new context: as `requester` (nil: from outside
-  /// every framework), with runtime `arguments`, reusing `graph` when the request continues
-  /// one (a `Provider` keeps the graph it was made in), in `requestScope` (which keeps the
-  /// `.scoped` instances) when there is one.
+  /// Runs one resolution of `container` on a new context: as `requester` (nil: from
+  /// outside every framework), with runtime `arguments`, reusing `graph` when the request
+  /// continues one (a `Provider` keeps the graph it was made in), in `requestScope` (which
+  /// keeps the `.scoped` instances) when there is one.
   package static func with<Result>(
     _ container: DIContainer, requester: DIModuleID?, arguments: [Any]? = nil,
     graph: ObjectGraph? = nil, requestScope: DIRequestScope? = nil,
@@ -88,12 +101,35 @@ package struct DIResolutionContext {
       graph.enter()
       context.graph = graph
     }
-    defer { context.endGraph() }
+    defer { context.end() }
     // `container` and `requestScope` are parameters: the caller keeps them alive.
-    let result = try body(&context)
-    try context.finish()
-    return result
+    do throws(DIError) {
+      let result = try body(&context)
+      try context.finish()
+      return result
+    } catch {
+      throw context.settled(error)
+    }
   }
+
+  /// Ends the resolution, however it ended.
+  private mutating func end() {
+    request.contexts -= 1
+    access.end(for: request)
+    endGraph()
+  }
+
+  /// `error` as it leaves this resolution: a component found under construction that no
+  /// enclosing injection can wait for is a plain cycle once no outer resolution is left.
+  private func settled(_ error: DIError) -> DIError {
+    guard request.contexts == 1, error.postponableBelow != nil else { return error }
+    var error = error
+    error.postponableBelow = nil
+    return error
+  }
+
+  /// The registrations this resolution reads.
+  var snapshot: Snapshot { access.snapshot }
 
   /// The request scope of this request, if it runs in one.
   package var requestScope: DIRequestScope? {
@@ -155,14 +191,24 @@ package struct DIResolutionContext {
     throw DIError(.notRegistered, requestedName: Self.name(of: T.self, tag: tag))
   }
 
-  /// Resolves `Wrapped`, or nil when no candidate or no single candidate provides it.
-  /// A failure further down the chosen component's graph is still an error.
+  /// Resolves `Wrapped`, or nil when no candidate or no single candidate provides it, when
+  /// the chosen component has no initializer, or when it needs runtime arguments that
+  /// were not passed. A failure further down the chosen component's graph is still an
+  /// error. The nil path builds no error.
   package mutating func optionalValue<Wrapped>(
     _ type: Wrapped.Type, tag: Any.Type?
   ) throws(DIError) -> Wrapped? {
     let key = ServiceKey(Wrapped.self, tag: tag)
-    if let entry = snapshot.table[key] {
-      guard let component = try? choose(entry, for: Wrapped.self, tag: tag) else { return nil }
+    if let entry = table._withUnsafeGuaranteedRef({ $0[key] }) {
+      let chosen: Component?
+      switch entry {
+      case .single(let component): chosen = component
+      case .multiple(let candidates):
+        chosen = snapshot.choose(among: candidates, requester: requester)
+      }
+      guard let component = chosen, component.factory != nil,
+        !component.takesArguments || (depth == 0 && argumentBuffer != nil)
+      else { return nil }
       return try instance(Wrapped.self, of: component)
     }
     guard let modifier = Wrapped.self as? any DIParameterModifier.Type else { return nil }
@@ -177,7 +223,9 @@ package struct DIResolutionContext {
   }
 
   /// Every instance of `T` (under `tag`), in registration order; only those of the
-  /// requester's framework when `inFramework`.
+  /// requester's framework when `inFramework`. Components under construction in this
+  /// request are left out: a `MainLogger(loggers: many($0))` registered as a `Logger`
+  /// gets the other loggers.
   package mutating func all<T>(
     _ type: T.Type, tag: Any.Type?, inFramework: Bool
   ) throws(DIError) -> [T] {
@@ -190,6 +238,7 @@ package struct DIResolutionContext {
     var values: [T] = []
     values.reserveCapacity(components.count)
     for component in components where !inFramework || component.framework == requester {
+      guard !request.isBuilding(ObjectIdentifier(component)) else { continue }
       values.append(try instance(T.self, of: component))
     }
     return values
@@ -261,14 +310,7 @@ package struct DIResolutionContext {
   /// The instance `component` provides, as a `T`; a failure records this step.
   @inline(__always)
   mutating func instance<T>(_ type: T.Type, of component: Component) throws(DIError) -> T {
-    let value = try instance(of: component, requested: T.self)
-    // The implementation type asked for: no dynamic cast (nor `T?` metadata) needed.
-    if Self.isImplementation(T.self, of: component)
-      || ObjectIdentifier(Swift.type(of: value)) == ObjectIdentifier(T.self)
-    {
-      return Self.reinterpret(value, as: T.self)
-    }
-    return try Self.cast(value, to: T.self, component: component)
+    try Self.cast(instance(of: component, requested: T.self), to: T.self, component: component)
   }
 
   /// `value`, made by `component`, as a `T`.
@@ -276,11 +318,7 @@ package struct DIResolutionContext {
   private func cast<T>(
     _ value: Any, to type: T.Type, component: Unmanaged<Component>
   ) throws(DIError) -> T {
-    if component._withUnsafeGuaranteedRef({ Self.isImplementation(T.self, of: $0) })
-      || ObjectIdentifier(Swift.type(of: value)) == ObjectIdentifier(T.self)
-    {
-      return Self.reinterpret(value, as: T.self)
-    }
+    if let typed = value as? T { return typed }
     return try Self.cast(value, to: T.self, component: component.takeUnretainedValue())
   }
 
@@ -304,22 +342,8 @@ package struct DIResolutionContext {
     }
   }
 
-  /// Whether `type` is the class `component` makes, so its instances are references of
-  /// that type without looking at their dynamic type.
+  /// `value` as a `T` it is, conforms to or inherits from (a service of its component).
   @inline(__always)
-  private static func isImplementation(_ type: Any.Type, of component: Component) -> Bool {
-    component.implementationIsClass
-      && ObjectIdentifier(component.implementation) == ObjectIdentifier(type)
-  }
-
-  /// `value` as a `T`, which its dynamic type `Value` is.
-  @inline(__always)
-  private static func reinterpret<Value, T>(_ value: Value, as type: T.Type) -> T {
-    unsafeBitCast(value, to: T.self)
-  }
-
-  /// `value` as a `T` it conforms to or inherits from (a service of its component).
-  @inline(never)
   private static func cast<T>(
     _ value: Any, to type: T.Type, component: Component
   ) throws(DIError) -> T {
@@ -333,63 +357,98 @@ package struct DIResolutionContext {
   /// The instance of `component`, from its lifetime's storage or new.
   mutating func instance(of component: Component) throws(DIError) -> Any {
     if let ready = Self.cachedInstance(of: component) { return ready }
+    let id = ObjectIdentifier(component)
     switch component.storage {
     case .none:
-      return try build(component) { _ in }
+      if request.endlessLoop(
+        at: id, graph: graphReference.map { ObjectIdentifier($0.takeUnretainedValue()) }) != nil
+      {
+        throw DIError(.cycle)
+      }
+      return try build(component, as: .prototype) { _ in }
     case .objectGraph:
       let graph = sharedGraph()
       if let existing = graph.instance(of: component) { return existing }
-      return try build(component) { graph.store($0, for: component) }
+      let graphID = ObjectIdentifier(graph)
+      if let frame = request.frame(of: id, graph: graphID) {
+        // Its initializer is running: an injection made after `frame` can wait for it.
+        var error = DIError(.cycle)
+        error.postponableBelow = frame
+        throw error
+      }
+      if request.endlessLoop(at: id, graph: graphID) != nil { throw DIError(.cycle) }
+      return try build(component, as: .objectGraph(graphID)) { graph.store($0, for: component) }
     case .cell(let cell):
-      return try cell.instance(
-        { publish throws(DIError) in try build(component, publish: publish) },
-        onCycle: { DIError(.cycle) })
+      return try cell.instance(for: request, hook: component.onClean) {
+        publish throws(DIError) in try build(component, as: .cached, publish: publish)
+      }
     case .multiton(let cells):
       return try cells.cell(for: try multitonKey()).instance(
-        { publish throws(DIError) in try build(component, publish: publish) },
-        onCycle: { DIError(.cycle) })
+        for: request, hook: component.onClean
+      ) { publish throws(DIError) in try build(component, as: .cached, publish: publish) }
     case .scoped(let scope, let cell):
-      return try cell.instance(
-        in: scope, hook: component.onClean,
-        { publish throws(DIError) in try build(component, publish: publish) },
-        onCycle: { DIError(.cycle) })
+      return try cell.instance(in: scope, hook: component.onClean, for: request) {
+        publish throws(DIError) in try build(component, as: .cached, publish: publish)
+      }
     case .requestScoped(let key):
       guard let requestScope else { throw DIRequestScope.outsideScopeError(component) }
-      return try requestScope.instance(
-        of: component, key: key,
-        { publish throws(DIError) in try build(component, publish: publish) })
+      return try requestScope.instance(of: component, key: key, for: request) {
+        publish throws(DIError) in try build(component, as: .cached, publish: publish)
+      }
     }
   }
 
   /// Makes a new instance of `component` and runs its injections; `publish` receives it
   /// before the injections, so a cycle through them finds it.
   mutating func build(
-    _ component: Component, publish: (Any) -> Void
+    _ component: Component, as kind: ResolutionRequest.Frame.Kind, publish: (Any) -> Void
   ) throws(DIError) -> Any {
     guard let factory = component.factory else { throw DIError(.noInitializer) }
-    guard depth < Self.maxDepth else { throw DIError(.cycle) }
+    try request.push(.init(component: ObjectIdentifier(component), kind: kind))
     depth += 1
     let outerRequester = requester
     requester = component.framework
     defer {
+      request.pop()
       depth -= 1
       requester = outerRequester
     }
+    if kind != .prototype { reusableBuilds += 1 }
     let value = try factory(&self)
     publish(value)
-    if component.needsInjection { try inject(component, into: value) }
+    if component.needsInjection {
+      // A published instance's injections may wait for what is under construction.
+      let frame = kind == .prototype ? nil : request.depth - 1
+      try inject(component, into: value, frame: frame)
+    }
     return value
   }
 
   /// Runs the injections of `component` on `value`; postpones the cycle-breaking ones
-  /// and `postInit` until the graph is built.
-  mutating func inject(_ component: Component, into value: Any) throws(DIError) {
-    for injection in component.injections where !injection.isCycleBreak {
-      try injection.run(value, &self)
+  /// and `postInit` until the graph is built, and so the plain ones that need an
+  /// `.objectGraph` instance whose initializer is running below `frame`, the frame of
+  /// the published `value` (nil: `value` is not published, nothing can wait).
+  mutating func inject(
+    _ component: Component, into value: Any, frame: Int?
+  ) throws(DIError) {
+    var waiting: [Int] = []
+    for (index, injection) in component.injections.enumerated() where !injection.isCycleBreak {
+      do throws(DIError) {
+        try injection.run(value, &self)
+      } catch {
+        guard let frame, let below = error.postponableBelow, below < frame else { throw error }
+        waiting.append(index)
+      }
     }
-    if component.hasCycleBreaks {
+    if component.hasCycleBreaks || !waiting.isEmpty {
+      var postponedBy = postponedBy
+      if case .none = component.storage {
+        postponedBy.append(.init(component: ObjectIdentifier(component), builds: reusableBuilds))
+      }
       sharedGraph().postpone(
-        .init(instance: Instance(value: value), component: component, generation: generation + 1))
+        .init(
+          instance: Instance(value: value), component: component, waiting: waiting,
+          postponedBy: postponedBy))
     } else {
       component.postInit?(value)
     }
@@ -398,16 +457,25 @@ package struct DIResolutionContext {
   /// Runs the postponed injections, including those their own resolutions postpone.
   mutating func finish() throws(DIError) {
     guard let graph = graphReference?.takeUnretainedValue() else { return }
+    let outerPostponedBy = postponedBy
+    defer { postponedBy = outerPostponedBy }
     while let pending = graph.takePending() {
       let component = pending.component
-      guard pending.generation < Self.maxDepth else {
-        throw DIError(.cycle, requestedName: component.name, component: component.summary)
-      }
       let outerRequester = requester
       requester = component.framework
-      generation = pending.generation
+      postponedBy = pending.postponedBy
       defer { requester = outerRequester }
       do throws(DIError) {
+        // A `.prototype` component postponing for itself again, with nothing reusable
+        // built since, would never end.
+        if case .none = component.storage, let last = pending.postponedBy.last,
+          pending.postponedBy.dropLast().contains(last)
+        {
+          throw DIError(.cycle)
+        }
+        for index in pending.waiting {
+          try component.injections[index].run(pending.instance.value, &self)
+        }
         for injection in component.injections where injection.isCycleBreak {
           try injection.run(pending.instance.value, &self)
         }

@@ -1,31 +1,43 @@
 /// Where one component keeps its cached instance (`.perContainer`, `.perApplication`,
-/// `.single`, `.perFramework`, `.perPart`).
+/// `.single`, `.perFramework`, `.perPart`, and one set of arguments of a `.multiton`).
 ///
-/// Reading a ready instance takes only this cell's short lock. Creating one takes the
-/// cell's creation lock, so concurrent first requests create exactly one instance, while no
-/// lock shared with other components is held as the user's factory runs. A request that
-/// re-enters the cell on the creating thread gets the instance made so far (a cycle through
-/// property injection) or a cycle error, never a deadlock; so does a request from another
-/// thread whose creator waits, directly or through other threads, for the requesting one
-/// (see ``CreationWaits``).
+/// Reading a ready instance takes only this cell's short lock; making one goes through
+/// ``CreateOnce``, so concurrent first requests make exactly one instance and no lock is
+/// held while the factory runs.
+///
+/// Cleaning never loses an instance: an instance made while the cell is cleaned is kept
+/// (the next clean drops it); a ``retire()``d cell (a `.multiton` cleaned) keeps nothing,
+/// and its late instance comes back as a ``Teardown`` for the caller to run.
 final class InstanceCell: Sendable {
-  private enum Slot {
+  fileprivate enum Slot {
     case empty
     case strong(Instance)
     case weak(WeakReference)
   }
 
-  private struct State {
-    var slot: Slot = .empty
+  struct State: CreationState {
+    fileprivate var slot: Slot = .empty
     /// When the kept instance was stored (see ``Teardown/nextSequence()``).
-    var sequence: UInt64 = 0
-    /// The thread running the factory, and what it has made so far.
-    var creator: ThreadIdentity?
-    var partial: Instance?
+    fileprivate var sequence: UInt64 = 0
+    fileprivate var making: Making?
+    /// Set by ``retire()``: the cell is no longer reachable, so it keeps nothing more.
+    fileprivate var isRetired = false
+
+    func ready(_ key: Void) -> Instance? {
+      switch slot {
+      case .empty: nil
+      case .strong(let instance): instance
+      case .weak(let reference): reference.object.map { Instance(value: $0) }
+      }
+    }
+
+    subscript(making key: Void) -> Making? {
+      get { making }
+      set { making = newValue }
+    }
   }
 
   private let state = Locked(State())
-  private let creation = Lock()
   let isWeak: Bool
 
   init(weak: Bool) {
@@ -34,97 +46,39 @@ final class InstanceCell: Sendable {
 
   /// The cached instance, if there is one.
   var current: Instance? {
-    state.withLock { Self.read($0.slot) }
+    state.withLock { $0.ready(()) }
   }
 
-  private static func read(_ slot: Slot) -> Instance? {
-    switch slot {
-    case .empty: nil
-    case .strong(let instance): instance
-    case .weak(let reference): reference.object.map { Instance(value: $0) }
-    }
-  }
-
-  /// The cached instance, or the one `make` creates.
+  /// The cached instance, or the one `make` creates for `request`.
   ///
-  /// `make` receives a callback to publish the instance to its own thread as soon as it
+  /// `make` receives a callback to publish the instance to its own request as soon as it
   /// exists, before its injections run.
+  ///
+  /// - Parameter hook: The component's `onClean`, run at once for an instance made for a
+  ///   retired cell (which keeps nothing).
   func instance(
-    _ make: (_ publish: (Any) -> Void) throws(DIError) -> Any,
-    onCycle: () -> DIError
+    for request: ResolutionRequest, hook: CleanHook?,
+    _ make: (_ publish: (Any) -> Void) throws(DIError) -> Any
   ) throws(DIError) -> Any {
-    if let ready = current { return ready.value }
-    return try create(make, onCycle: onCycle)
-  }
-
-  /// The slow path of ``instance(_:onCycle:)``: no instance yet.
-  @inline(never)
-  private func create(
-    _ make: (_ publish: (Any) -> Void) throws(DIError) -> Any,
-    onCycle: () -> DIError
-  ) throws(DIError) -> Any {
-    let me = ThreadIdentity.current
-    enum Probe {
-      case ready(Instance)
-      case reentered(Instance?)
-      case miss(creator: ThreadIdentity?)
-    }
-    let probe: Probe = state.withLock { state in
-      if let ready = Self.read(state.slot) { return .ready(ready) }
-      if state.creator == me { return .reentered(state.partial) }
-      return .miss(creator: state.creator)
-    }
-    var waits = false
-    switch probe {
-    case .ready(let instance): return instance.value
-    case .reentered(let partial):
-      guard let partial else { throw onCycle() }
-      return partial.value
-    case .miss(let creator):
-      guard let creator else { break }
-      guard CreationWaits.begin(me, waitingFor: creator) else {
-        // The creator waits for this thread: serve what it made so far, as on one thread.
-        let (ready, partial) = state.withLock { (Self.read($0.slot), $0.partial) }
-        guard let instance = ready ?? partial else { throw onCycle() }
-        return instance.value
-      }
-      waits = true
-    }
-    return try creation.withLock { () throws(DIError) -> Instance in
-      if waits { CreationWaits.end(me) }
-      if let ready = current { return ready }
-      state.withLock { $0.creator = me }
-      do throws(DIError) {
-        let value = try make { partial in
-          state.withLock { $0.partial = Instance(value: partial) }
+    let weak = isWeak
+    let (instance, late) = try CreateOnce.value(
+      in: state, key: (), for: request,
+      make: { (publish) throws(DIError) in Instance(value: try make(publish)) },
+      store: { state, instance -> (Instance, UInt64)? in
+        let sequence = Teardown.nextSequence()
+        guard !state.isRetired else { return (instance, sequence) }
+        if weak {
+          state.slot = classInstance(instance.value).map { .weak(WeakReference($0)) } ?? .empty
+        } else {
+          state.slot = .strong(instance)
         }
-        store(Instance(value: value))
-        return Instance(value: value)
-      } catch {
-        state.withLock {
-          $0.creator = nil
-          $0.partial = nil
-        }
-        throw error
-      }
-    }.value
-  }
-
-  /// Keeps `instance` (weakly for a `.weak` lifetime when it is an object).
-  private func store(_ instance: Instance) {
-    let slot: Slot
-    if isWeak {
-      slot = classInstance(instance.value).map { .weak(WeakReference($0)) } ?? .empty
-    } else {
-      slot = .strong(instance)
+        state.sequence = sequence
+        return nil
+      })
+    if let (dropped, sequence) = late ?? nil, let hook {
+      Teardown.run([Teardown(instance: dropped, sequence: sequence, hook: hook)])
     }
-    let sequence = Teardown.nextSequence()
-    state.withLock {
-      $0.slot = slot
-      $0.sequence = sequence
-      $0.creator = nil
-      $0.partial = nil
-    }
+    return instance.value
   }
 
   /// Drops the cached instance and returns it with its creation stamp, so the caller runs
@@ -133,7 +87,18 @@ final class InstanceCell: Sendable {
   @discardableResult
   func clear() -> (instance: Instance, sequence: UInt64)? {
     state.withLock { state in
-      let dropped = Self.read(state.slot)
+      let dropped = state.ready(())
+      state.slot = .empty
+      return dropped.map { ($0, state.sequence) }
+    }
+  }
+
+  /// Drops the cached instance, like ``clear()``, and keeps nothing from now on: an
+  /// instance whose making is under way is handed to its request and dropped at once.
+  func retire() -> (instance: Instance, sequence: UInt64)? {
+    state.withLock { state in
+      state.isRetired = true
+      let dropped = state.ready(())
       state.slot = .empty
       return dropped.map { ($0, state.sequence) }
     }

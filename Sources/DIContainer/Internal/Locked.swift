@@ -6,19 +6,27 @@
   import Darwin
 #endif
 
-/// A value guarded by a pthread mutex, both in one heap allocation.
+/// A value guarded by a pthread mutex, with a condition to wait on, all in one heap
+/// allocation.
 ///
-/// `Synchronization.Mutex` would do, but on Linux it waits on a futex that
+/// `Synchronization.Mutex` would do for the lock, but on Linux it waits on a futex that
 /// ThreadSanitizer does not see, so every access it guards is reported as a race. A pthread
 /// mutex is understood by ThreadSanitizer on every platform, at the same cost uncontended.
 /// The value lives in the buffer's header, so reaching it costs no exclusivity check.
 package struct Locked<Value>: @unchecked Sendable {
-  private final class Storage: ManagedBuffer<Value, pthread_mutex_t> {
-    // `ManagedBuffer` destroys the header (the value) itself; the mutex is ours.
+  /// The mutex and the condition, side by side in the buffer's elements.
+  fileprivate struct Primitives {
+    var mutex = pthread_mutex_t()
+    var condition = pthread_cond_t()
+  }
+
+  private final class Storage: ManagedBuffer<Value, Primitives> {
+    // `ManagedBuffer` destroys the header (the value) itself; the primitives are ours.
     deinit {
-      withUnsafeMutablePointerToElements { mutex in
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
+      withUnsafeMutablePointerToElements { primitives in
+        pthread_cond_destroy(&primitives.pointee.condition)
+        pthread_mutex_destroy(&primitives.pointee.mutex)
+        primitives.deinitialize(count: 1)
       }
     }
   }
@@ -29,9 +37,10 @@ package struct Locked<Value>: @unchecked Sendable {
   package init(_ value: Value) {
     storage = unsafeDowncast(
       Storage.create(minimumCapacity: 1) { _ in value }, to: Storage.self)
-    storage.withUnsafeMutablePointerToElements { mutex in
-      mutex.initialize(to: pthread_mutex_t())
-      pthread_mutex_init(mutex, nil)
+    storage.withUnsafeMutablePointerToElements { primitives in
+      primitives.initialize(to: Primitives())
+      pthread_mutex_init(&primitives.pointee.mutex, nil)
+      pthread_cond_init(&primitives.pointee.condition, nil)
     }
   }
 
@@ -40,21 +49,42 @@ package struct Locked<Value>: @unchecked Sendable {
   package func withLock<Result, Failure: Error>(
     _ body: (inout Value) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    try storage.withUnsafeMutablePointers { (value, mutex) throws(Failure) -> Result in
-      pthread_mutex_lock(mutex)
-      defer { pthread_mutex_unlock(mutex) }
+    try storage.withUnsafeMutablePointers { (value, primitives) throws(Failure) -> Result in
+      pthread_mutex_lock(&primitives.pointee.mutex)
+      defer { pthread_mutex_unlock(&primitives.pointee.mutex) }
       return try body(&value.pointee)
     }
   }
 
-  /// Takes the lock; pair with ``unlock()`` on the same thread.
-  package func lock() {
-    storage.withUnsafeMutablePointerToElements { _ = pthread_mutex_lock($0) }
+  /// Runs `body` with the value, holding the lock; `body` may wait for a change with
+  /// ``Waiter/wait()``, which releases the lock while it waits.
+  package func withLockWaiting<Result, Failure: Error>(
+    _ body: (inout Value, Waiter) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    try storage.withUnsafeMutablePointers { (value, primitives) throws(Failure) -> Result in
+      pthread_mutex_lock(&primitives.pointee.mutex)
+      defer { pthread_mutex_unlock(&primitives.pointee.mutex) }
+      return try body(&value.pointee, Waiter(primitives: primitives))
+    }
   }
 
-  /// Releases the lock taken by ``lock()``.
-  package func unlock() {
-    storage.withUnsafeMutablePointerToElements { _ = pthread_mutex_unlock($0) }
+  /// Wakes every thread waiting in ``withLockWaiting(_:)``; call it after changing the
+  /// value.
+  package func broadcast() {
+    storage.withUnsafeMutablePointerToElements { primitives in
+      _ = pthread_cond_broadcast(&primitives.pointee.condition)
+    }
+  }
+
+  /// Waits, inside ``Locked/withLockWaiting(_:)``, for a ``Locked/broadcast()``.
+  package struct Waiter {
+    fileprivate let primitives: UnsafeMutablePointer<Primitives>
+
+    /// Releases the lock until the next broadcast (or a spurious wake-up), then takes it
+    /// again: check the value again afterwards.
+    package func wait() {
+      _ = pthread_cond_wait(&primitives.pointee.condition, &primitives.pointee.mutex)
+    }
   }
 }
 
@@ -69,10 +99,4 @@ struct Lock: Sendable {
   ) throws(Failure) -> Result {
     try locked.withLock { (_: inout Int) throws(Failure) -> Result in try body() }
   }
-
-  /// Takes the lock; pair with ``unlock()`` on the same thread.
-  func lock() { locked.lock() }
-
-  /// Releases the lock taken by ``lock()``.
-  func unlock() { locked.unlock() }
 }

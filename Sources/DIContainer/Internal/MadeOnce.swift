@@ -1,24 +1,35 @@
 /// A value made on first need and kept: what `Lazy` and `Lazy1…5` share.
 ///
-/// Concurrent first calls make one value; a failed attempt leaves nothing, so a later call
-/// tries again.
+/// Made through ``CreateOnce``: concurrent first calls make one value; reading the value
+/// while it is being made, from inside its own making, is a cycle error, not a hang; a
+/// failed attempt leaves nothing, so a later call tries again.
 final class MadeOnce: Sendable {
-  private let made = Locked<Instance?>(nil)
-  private let making = Lock()
+  struct State: CreationState {
+    var made: Instance?
+    var making: Making?
+
+    func ready(_ key: Void) -> Instance? { made }
+
+    subscript(making key: Void) -> Making? {
+      get { making }
+      set { making = newValue }
+    }
+  }
+
+  private let state = Locked(State())
 
   /// The kept value, or the one `make` makes now (and is kept).
   func value(_ make: () throws(DIError) -> Any) throws(DIError) -> Any {
-    if let made = made.withLock({ $0 }) { return made.value }
-    return try making.withLock { () throws(DIError) -> Instance in
-      if let made = made.withLock({ $0 }) { return made }
-      let instance = Instance(value: try make())
-      made.withLock { $0 = instance }
-      return instance
-    }.value
+    if let made = state.withLock({ $0.made }) { return made.value }
+    let (instance, _) = try CreateOnce.value(
+      in: state, key: (), for: ResolutionRequest.current,
+      make: { (_) throws(DIError) in Instance(value: try make()) },
+      store: { state, instance in state.made = instance })
+    return instance.value
   }
 
   /// Whether the value was made.
   var wasMade: Bool {
-    made.withLock { $0 != nil }
+    state.withLock { $0.made != nil }
   }
 }

@@ -45,11 +45,15 @@ final class MultitonCells: Sendable {
 
   /// Drops every instance and returns them with their creation stamps, so the caller runs
   /// their hooks and releases them outside the lock.
+  ///
+  /// The cells are retired, not just emptied: a request that found a cell before this
+  /// call and is still making its instance gets the instance, and its hook runs at once,
+  /// so no instance is left that nothing holds and no hook ever runs for.
   func clear() -> [(instance: Instance, sequence: UInt64)] {
     let dropped = cells.withLock { cells in
       defer { cells = [:] }
       return Array(cells.values)
     }
-    return dropped.compactMap { $0.clear() }
+    return dropped.compactMap { $0.retire() }
   }
 }

@@ -13,8 +13,18 @@ package final class ObjectGraph: Sendable {
   struct Pending: Sendable {
     let instance: Instance
     let component: Component
-    /// How many postponements led here; a chain that never ends is a cycle.
-    let generation: Int
+    /// The plain injections that needed an instance still under construction.
+    let waiting: [Int]
+    /// The `.prototype` postponements whose work led here, this one last if it is one;
+    /// the same one twice is a loop that would never end.
+    let postponedBy: [Postponement]
+  }
+
+  /// A `.prototype` component postponed its injections when its resolution had built
+  /// `builds` reusable instances.
+  struct Postponement: Equatable, Sendable {
+    let component: ObjectIdentifier
+    let builds: Int
   }
 
   private enum Slot {

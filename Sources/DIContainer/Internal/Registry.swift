@@ -1,8 +1,10 @@
 /// A container's registrations and module bookkeeping, edited under the container's lock.
 struct Registry {
   var drafts: [ComponentDraft] = []
-  /// Every snapshot published, kept so lock-free readers never see one freed.
-  var snapshots: [Snapshot] = []
+  /// The snapshot requests read now (published unless a registration changed since).
+  var current: Snapshot?
+  /// Replaced snapshots that a request may still read (see ``UnsafeSnapshotAccess``).
+  var retired: [Snapshot] = []
   /// The frameworks and parts whose `load` is running, innermost last, with the thread
   /// running it: a registration belongs to the innermost module of its own thread.
   var loading: [(module: DIModuleID, thread: ThreadIdentity)] = []

@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# Counts the instructions one operation of each benchmark scenario executes, with valgrind's
+# callgrind, for DIContainer and for hand-written construction, and prints a Markdown table.
+#
+# Usage: bash Benchmarks/Scripts/count-instructions.sh [--package-path DIR] [--only S1,S2,...]
+#          [--count N] [--s6-count N] [--keep DIR]
+#
+#   --package-path DIR  the library checkout to measure (the folder holding Benchmarks/);
+#                       default: the checkout this script is in. Its own Benchmarks/.build is used.
+#   --only S1,S3        only these scenarios (default: S1 … S8)
+#   --count N           operations of the shorter run (default 20000); the longer run does 2N
+#   --s6-count N        the same for S6, whose one operation is a whole container with 1,000
+#                       registrations and 1,000 resolves (default 20)
+#   --keep DIR          keep the callgrind output files in DIR (default: deleted at the end)
+#
+# Method: `compare --profile S --count N [--implementation …]` runs a scenario's operation N
+# times, untimed. Each scenario and implementation runs under callgrind twice, with N and with
+# 2N operations; (I(2N) − I(N)) / N is the instructions of one operation, with the start-up,
+# the container's set-up and first-use costs cancelled out. Instruction counts do not depend on
+# the machine's load, so this can run next to a build. SWIFT_DETERMINISTIC_HASHING=1 makes
+# dictionary and set layouts, and so the counts, the same from run to run.
+#
+# valgrind 3.19 cannot read DWARF 5, so callgrind runs on a copy of `compare` made with
+# `objcopy --strip-debug` (symbols stay).
+set -euo pipefail
+shopt -s inherit_errexit
+
+# ---- Options -------------------------------------------------------------------------------
+
+package_path="$(cd "$(dirname "$0")/../.." && pwd)"
+only="S1,S2,S3,S4,S5,S6,S7,S8"
+count=20000
+s6_count=20
+keep=""
+
+# Prints the usage above and exits with $1 (default 2).
+usage() {
+  sed -n '2,15s/^# \{0,1\}//p' "$0" >&2
+  exit "${1:-2}"
+}
+
+while (($# > 0)); do
+  case "$1" in
+    --package-path) package_path="${2:?--package-path needs a folder}"; shift 2 ;;
+    --only) only="${2:?--only needs scenario ids}"; shift 2 ;;
+    --count) count="${2:?--count needs a number}"; shift 2 ;;
+    --s6-count) s6_count="${2:?--s6-count needs a number}"; shift 2 ;;
+    --keep) keep="${2:?--keep needs a folder}"; shift 2 ;;
+    -h | --help) usage 0 ;;
+    *) echo "unknown option: $1" >&2; usage ;;
+  esac
+done
+
+for number in "$count" "$s6_count"; do
+  [[ "$number" =~ ^[1-9][0-9]*$ ]] || { echo "a count must be a positive integer: $number" >&2; exit 2; }
+done
+package_path="$(cd "$package_path" && pwd)"
+[[ -f "$package_path/Benchmarks/Package.swift" ]] ||
+  { echo "no Benchmarks/Package.swift in $package_path" >&2; exit 2; }
+for tool in swift valgrind objcopy; do
+  command -v "$tool" > /dev/null || { echo "$tool is not on PATH" >&2; exit 2; }
+done
+IFS=',' read -r -a scenarios <<< "${only^^}"
+
+# Short titles for the table (the full ones are in Benchmarks/README.md).
+declare -A titles=(
+  [S1]="resolve a container-scoped singleton"
+  [S2]="resolve a transient leaf"
+  [S3]="transient A(B(D), C(D)), 5 objects"
+  [S4]="as S3 with D shared in the graph"
+  [S5]="one object with 10 transient dependencies"
+  [S6]="new container + 1,000 registrations + 1,000 resolves"
+  [S7]="S3 on 2 threads (see note)"
+  [S8]="scope + 5-object request graph, 2 .scoped"
+)
+
+log() { echo "$*" >&2; }
+started=$SECONDS
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+if [[ -n "$keep" ]]; then mkdir -p "$keep"; fi
+
+# ---- Build ---------------------------------------------------------------------------------
+
+log "building $package_path/Benchmarks (release)…"
+swift build -c release --package-path "$package_path/Benchmarks" >&2
+bin_path="$(swift build -c release --package-path "$package_path/Benchmarks" --show-bin-path)"
+objcopy --strip-debug "$bin_path/compare" "$work/compare"
+export SWIFT_DETERMINISTIC_HASHING=1
+
+# ---- Measuring -----------------------------------------------------------------------------
+
+# The title `compare` prints for an implementation ("ran N operations of S1 with <title>").
+implementation_title() {
+  case "$1" in
+    diContainer) echo "DIContainer" ;;
+    handWritten) echo "hand-written" ;;
+  esac
+}
+
+# Checks, natively and with one operation, that `--profile` runs this scenario with this
+# implementation (an unknown scenario exits 2; an unknown implementation silently falls back
+# to DIContainer, so the "with <title>" of its output is checked too).
+supported() {
+  local scenario="$1" implementation="$2" output
+  output="$("$work/compare" --profile "$scenario" --count 1 --implementation "$implementation" 2>&1)" ||
+    return 1
+  [[ "$output" == *"of $scenario with $(implementation_title "$implementation")"* ]]
+}
+
+# Prints the instructions callgrind counts for `count` operations.
+instructions() {
+  local scenario="$1" implementation="$2" operations="$3"
+  local out="$work/callgrind.$scenario.$implementation.$operations"
+  valgrind --tool=callgrind --callgrind-out-file="$out" \
+    "$work/compare" --profile "$scenario" --count "$operations" \
+    --implementation "$implementation" > /dev/null 2> "$out.log" ||
+    { log "callgrind failed for $scenario $implementation $operations:"; cat "$out.log" >&2; exit 1; }
+  if [[ -n "$keep" ]]; then cp "$out" "$keep/"; fi
+  # `summary:` in the header; `totals:` at the end of the file (either may be absent).
+  awk '/^(summary|totals):/ { print $2; exit }' "$out"
+}
+
+# Prints one operation's instructions, or why there is none.
+per_operation() {
+  local scenario="$1" implementation="$2" operations="$3" once twice
+  if ! supported "$scenario" "$implementation"; then
+    echo "not supported by --profile"
+    return
+  fi
+  once="$(instructions "$scenario" "$implementation" "$operations")"
+  twice="$(instructions "$scenario" "$implementation" $((2 * operations)))"
+  log "  $scenario $implementation: I($operations) = $once, I($((2 * operations))) = $twice"
+  echo $(((twice - once + operations / 2) / operations))
+}
+
+# 1234567 → 1,234,567; anything else unchanged.
+grouped() {
+  if [[ "$1" =~ ^-?[0-9]+$ ]]; then
+    echo "$1" | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/; ta'
+  else
+    echo "$1"
+  fi
+}
+
+rows=()
+for scenario in "${scenarios[@]}"; do
+  operations=$count
+  [[ "$scenario" == S6 ]] && operations=$s6_count
+  log "$scenario: $operations and $((2 * operations)) operations under callgrind…"
+  container="$(per_operation "$scenario" diContainer "$operations")"
+  hand="$(per_operation "$scenario" handWritten "$operations")"
+  ratio="—"
+  if [[ "$container" =~ ^[0-9]+$ && "$hand" =~ ^[0-9]+$ ]] && ((hand > 0)); then
+    ratio="$(awk -v c="$container" -v h="$hand" 'BEGIN { printf "%.1f×", c / h }')"
+  fi
+  label="$scenario"
+  [[ -n "${titles[$scenario]:-}" ]] && label="$scenario ${titles[$scenario]}"
+  [[ "$scenario" == S6 ]] && label="$label (per whole scenario, N = $operations)"
+  rows+=("| $label | $(grouped "$container") | $(grouped "$hand") | $ratio |")
+done
+
+# ---- Report --------------------------------------------------------------------------------
+
+commit="$(git -C "$package_path" rev-parse --short HEAD 2> /dev/null || echo unknown)"
+if [[ -n "$(git -C "$package_path" status --porcelain 2> /dev/null)" ]]; then
+  commit="$commit + uncommitted changes"
+fi
+
+echo "Instructions per operation (callgrind, (I(2N) − I(N)) / N, N = $count; S6: N = $s6_count)"
+echo
+echo "- Library: $package_path at $commit"
+echo "- Toolchain: $(swift --version 2>&1 | head -1)"
+echo "- valgrind: $(valgrind --version)"
+echo
+echo "| scenario | DIContainer instr/op | hand-written instr/op | ratio |"
+echo "| --- | ---: | ---: | ---: |"
+printf '%s\n' "${rows[@]}"
+echo
+if [[ " ${scenarios[*]} " == *" S6 "* ]]; then
+  echo "S6: one operation is a new container, 1,000 registrations and 1,000 resolves" \
+    "(hand-written: making the 1,000 objects); divide by 1,000 for one resolve."
+fi
+if [[ " ${scenarios[*]} " == *" S7 "* ]]; then
+  echo "S7: \`--profile\` runs the operation on one thread, so this is S3's operation on the" \
+    "container S7 sets up, without the second thread's contention."
+fi
+log "done in $((SECONDS - started)) s"

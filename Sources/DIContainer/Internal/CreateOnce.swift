@@ -1,0 +1,171 @@
+import Synchronization
+
+/// A value being made: which request makes it, and what it has made so far.
+struct Making: Sendable {
+  /// The request making the value (``ResolutionRequest/identity``).
+  let creator: ObjectIdentifier
+  /// Identifies this making in ``WaitGraph``.
+  let token: UInt64
+  /// The instance published before its injections ran, served to its own request only.
+  var partial: Instance?
+  /// Whether another request waited for it.
+  var hasWaiters = false
+}
+
+/// State guarded by a ``Locked`` that keeps made values, and values being made, by key.
+protocol CreationState {
+  associatedtype Key
+  /// The value kept for `key`, if there is one.
+  func ready(_ key: Key) -> Instance?
+  /// The making of the value for `key`, while it is under way.
+  subscript(making key: Key) -> Making? { get set }
+}
+
+/// The one "create once" algorithm, shared by every caching lifetime (`.perContainer`,
+/// `.perApplication`, `.single`, `.perFramework`, `.perPart`, `.multiton`, custom scopes,
+/// request scopes), `Lazy` and ``AssociatedStorage``.
+///
+/// - One value per key under any contention: the first request claims the making; the
+///   others wait on the state's condition, holding no lock (the state's lock is released
+///   while they wait, and the making runs without it).
+/// - The request making a value that asks for it again gets the instance published so far
+///   (a cycle through injections) or a cycle error (asked for during its own initializer).
+/// - A wait that would close a loop between requests (request A waits for what B makes,
+///   while B waits for what A makes) is refused with a ``DIError`` instead of deadlocking;
+///   another request's half-built instance is never handed out.
+/// - A making that fails leaves nothing behind: a waiting request tries itself.
+enum CreateOnce {
+  /// The value kept for `key` in `locked`, or the one `make` makes now, which `store` then
+  /// keeps (under the lock, with the making cleared in the same step).
+  ///
+  /// - Parameters:
+  ///   - make: Makes the value; receives `publish`, to hand its own request the instance
+  ///     before its injections run.
+  ///   - store: Keeps the made value in the state; what it returns comes back with it.
+  /// - Returns: The value, and what `store` returned when this call made it.
+  static func value<State: CreationState, Stored>(
+    in locked: Locked<State>, key: State.Key, for request: ResolutionRequest,
+    make: (_ publish: @escaping (Any) -> Void) throws(DIError) -> Instance,
+    store: (inout State, Instance) -> Stored
+  ) throws(DIError) -> (Instance, Stored?) {
+    let me = request.identity
+    let token: UInt64
+    switch try claim(in: locked, key: key, by: me) {
+    case .ready(let instance): return (instance, nil)
+    case .reentered(let partial):
+      guard let partial else { throw DIError(.cycle) }
+      return (partial, nil)
+    case .claimed(let claimed): token = claimed
+    }
+    let instance: Instance
+    do throws(DIError) {
+      // Escaping, so the caller may hand it to its own non-escaping `make`; allocated
+      // only when an instance is made.
+      let publish: (Any) -> Void = { partial in
+        locked.withLock { state in state[making: key]?.partial = Instance(value: partial) }
+      }
+      instance = try make(publish)
+    } catch {
+      finish(locked, key: key, token: token) { _ in }
+      throw error
+    }
+    let stored = finish(locked, key: key, token: token) { store(&$0, instance) }
+    return (instance, stored)
+  }
+
+  private enum Claim {
+    case ready(Instance)
+    case reentered(Instance?)
+    case claimed(token: UInt64)
+  }
+
+  private static func claim<State: CreationState>(
+    in locked: Locked<State>, key: State.Key, by me: ObjectIdentifier
+  ) throws(DIError) -> Claim {
+    try locked.withLockWaiting { (state, waiter) throws(DIError) -> Claim in
+      while true {
+        if let ready = state.ready(key) { return .ready(ready) }
+        guard var making = state[making: key] else {
+          let token = nextToken.wrappingAdd(1, ordering: .relaxed).newValue
+          state[making: key] = Making(creator: me, token: token)
+          return .claimed(token: token)
+        }
+        if making.creator == me { return .reentered(making.partial) }
+        guard WaitGraph.begin(me, waitingFor: making.creator, token: making.token) else {
+          throw DIError(.waitLoop)
+        }
+        making.hasWaiters = true
+        state[making: key] = making
+        waiter.wait()
+        WaitGraph.end(me)
+      }
+    }
+  }
+
+  /// Ends the making `token` of `key`: `update` runs under the lock with the making
+  /// cleared, and waiting requests wake.
+  private static func finish<State: CreationState, Result>(
+    _ locked: Locked<State>, key: State.Key, token: UInt64,
+    _ update: (inout State) -> Result
+  ) -> Result {
+    let (result, hadWaiters) = locked.withLock { state in
+      let hadWaiters = state[making: key]?.hasWaiters ?? false
+      if state[making: key]?.token == token { state[making: key] = nil }
+      return (update(&state), hadWaiters)
+    }
+    if hadWaiters {
+      WaitGraph.release(token)
+      locked.broadcast()
+    }
+    return result
+  }
+
+  private static let nextToken = Atomic<UInt64>(0)
+}
+
+/// Which request waits for which other request's making, so a wait that would close a
+/// loop is refused instead of deadlocking. Only contended makings come here.
+enum WaitGraph {
+  private struct Wait {
+    let creator: ObjectIdentifier
+    let token: UInt64
+  }
+
+  /// Waiting request → the making it waits for.
+  private static let waits = Locked<[ObjectIdentifier: Wait]>([:])
+
+  /// Registers that `waiter` waits for the making `token` of `creator`, unless `creator`
+  /// waits, directly or through other requests, for `waiter`.
+  ///
+  /// - Returns: Whether the wait is registered (false: waiting would deadlock).
+  static func begin(
+    _ waiter: ObjectIdentifier, waitingFor creator: ObjectIdentifier, token: UInt64
+  ) -> Bool {
+    waits.withLock { waits in
+      var current = creator
+      var steps = 0
+      while let next = waits[current]?.creator {
+        if next == waiter { return false }
+        steps += 1
+        // Each request waits for one making at a time, so a chain longer than the
+        // number of waiting requests has met a loop that does not involve `waiter`.
+        guard steps <= waits.count else { break }
+        current = next
+      }
+      waits[waiter] = Wait(creator: creator, token: token)
+      return true
+    }
+  }
+
+  /// `waiter` waits no more.
+  static func end(_ waiter: ObjectIdentifier) {
+    _ = waits.withLock { $0.removeValue(forKey: waiter) }
+  }
+
+  /// The making `token` is over: whoever waited for it waits no more.
+  static func release(_ token: UInt64) {
+    waits.withLock { waits in
+      for (waiter, wait) in waits where wait.token == token { waits[waiter] = nil }
+    }
+  }
+}

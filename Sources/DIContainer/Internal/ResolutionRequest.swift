@@ -1,0 +1,195 @@
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What one request is building: the components under construction, innermost last.
+///
+/// Every resolution on a thread belongs to the thread's request: a top-level `resolve()`
+/// starts it, and a `resolve()` called from inside a factory (of this container or another
+/// one), a `Lazy` or `Provider` read there, joins it. So the request knows exactly what it
+/// is building: asking again for a component it is building is a cycle (see
+/// ``DIResolutionContext``), never a stack overflow and never a depth limit; and its
+/// identity, not the thread's, is what a cell records as the creator of an instance and
+/// what a waiting request waits for (``CreateOnce``).
+///
+/// One object per thread, made on the thread's first request and reused by its later ones,
+/// so a request allocates nothing of its own; only its own thread touches its mutable
+/// state. Other threads read only ``hazard`` (see ``UnsafeSnapshotAccess``).
+final class ResolutionRequest: @unchecked Sendable {
+  /// A component under construction.
+  struct Frame {
+    /// How asking again for a component under construction ends.
+    enum Kind: Equatable {
+      /// A new instance at every request: asked for again with only such frames
+      /// between, it would be built forever.
+      case prototype
+      /// One instance per object graph, identified here.
+      case objectGraph(ObjectIdentifier)
+      /// Kept by a lifetime or scope, which records its creator and what it made so far.
+      case cached
+    }
+
+    let component: ObjectIdentifier
+    let kind: Kind
+  }
+
+  /// The components under construction, outermost first.
+  private(set) var frames: [Frame] = []
+  /// How many resolution contexts of this thread are running, one inside the other.
+  var contexts = 0
+  /// The snapshot the outermost context reads, published for containers that free old
+  /// snapshots (hazard pointer).
+  let hazard = Atomic<UInt>(0)
+  /// Below this address, the thread's stack is too short for another component.
+  private let stackLimit: UInt
+
+  private init() {
+    stackLimit = StackBounds.limit()
+    frames.reserveCapacity(16)
+  }
+
+  /// The calling thread's request state.
+  @inline(__always)
+  static var current: ResolutionRequest {
+    if let raw = pthread_getspecific(key) {
+      return Unmanaged<ResolutionRequest>.fromOpaque(raw).takeUnretainedValue()
+    }
+    return makeCurrent()
+  }
+
+  /// Whether this is the request of the calling thread (and not another one).
+  var identity: ObjectIdentifier { ObjectIdentifier(self) }
+
+  // MARK: - Frames
+
+  /// Records that `component` is under construction; check the stack first.
+  ///
+  /// - Throws: `.tooDeep` when the thread's stack has too little room left for it.
+  @inline(__always)
+  func push(_ frame: Frame) throws(DIError) {
+    if frames.count & 3 == 0, StackBounds.current() < stackLimit {
+      throw DIError(.tooDeep(depth: frames.count))
+    }
+    frames.append(frame)
+  }
+
+  /// The innermost component is built (or failed).
+  @inline(__always)
+  func pop() {
+    frames.removeLast()
+  }
+
+  /// How many components are under construction.
+  var depth: Int { frames.count }
+
+  /// Where `component` is under construction in a loop that cannot end: asked for again
+  /// with only `.prototype` frames (or `.objectGraph` frames of other graphs) above its
+  /// last construction, it would be built forever. Nil when it is not under construction,
+  /// or when a frame above it will answer differently the next time round.
+  func endlessLoop(at component: ObjectIdentifier, graph: ObjectIdentifier?) -> Int? {
+    var index = frames.count - 1
+    while index >= 0 {
+      let frame = frames[index]
+      if frame.component == component { return index }
+      switch frame.kind {
+      case .prototype: break
+      case .objectGraph(let own): if own == graph { return nil }
+      case .cached: return nil
+      }
+      index -= 1
+    }
+    return nil
+  }
+
+  /// Where `component` is under construction for `graph`, if it is.
+  func frame(of component: ObjectIdentifier, graph: ObjectIdentifier) -> Int? {
+    frames.lastIndex { $0.component == component && $0.kind == .objectGraph(graph) }
+  }
+
+  /// Whether `component` is under construction in this request.
+  func isBuilding(_ component: ObjectIdentifier) -> Bool {
+    frames.contains { $0.component == component }
+  }
+
+  // MARK: - Threads
+
+  /// Every thread's request state, for ``UnsafeSnapshotAccess`` to read their hazards.
+  static let all = Locked<[ObjectIdentifier: ResolutionRequest]>([:])
+
+  private static let key: pthread_key_t = {
+    var key = pthread_key_t()
+    let status = pthread_key_create(&key) { raw in
+      // The thread ends: forget its request state.
+      #if canImport(Darwin)
+        let request = Unmanaged<ResolutionRequest>.fromOpaque(raw).takeRetainedValue()
+      #else
+        guard let raw else { return }
+        let request = Unmanaged<ResolutionRequest>.fromOpaque(raw).takeRetainedValue()
+      #endif
+      _ = ResolutionRequest.all.withLock { $0.removeValue(forKey: request.identity) }
+    }
+    precondition(status == 0, "pthread_key_create failed: \(status)")
+    return key
+  }()
+
+  @inline(never)
+  private static func makeCurrent() -> ResolutionRequest {
+    let request = ResolutionRequest()
+    all.withLock { $0[request.identity] = request }
+    pthread_setspecific(key, Unmanaged.passRetained(request).toOpaque())
+    return request
+  }
+}
+
+/// The calling thread's stack: where it ends, and how far the caller has gone.
+enum StackBounds {
+  /// What a request leaves free for the factories it calls and for the error it may
+  /// report: a quarter of the stack, at least 64 KiB, at most 256 KiB.
+  static func reserve(size: UInt) -> UInt {
+    min(max(size / 4, 64 * 1024), 256 * 1024)
+  }
+
+  /// The lowest address a request may reach on the calling thread; 0 when unknown.
+  static func limit() -> UInt {
+    #if canImport(Darwin)
+      let top = UInt(bitPattern: pthread_get_stackaddr_np(pthread_self()))
+      let size = UInt(pthread_get_stacksize_np(pthread_self()))
+      return top - size + reserve(size: size)
+    #else
+      var attributes = pthread_attr_t()
+      guard let getAttributes, getAttributes(pthread_self(), &attributes) == 0 else { return 0 }
+      defer { pthread_attr_destroy(&attributes) }
+      var low: UnsafeMutableRawPointer?
+      var size = 0
+      guard pthread_attr_getstack(&attributes, &low, &size) == 0, let low else { return 0 }
+      return UInt(bitPattern: low) + reserve(size: UInt(size))
+    #endif
+  }
+
+  #if !canImport(Darwin)
+    /// glibc's and musl's `pthread_getattr_np`, which the C module does not export (it
+    /// needs `_GNU_SOURCE`); looked up once, called with the C convention.
+    private typealias GetAttributes =
+      @convention(c) (
+        pthread_t, UnsafeMutablePointer<pthread_attr_t>
+      ) -> Int32
+    private static let getAttributes: GetAttributes? = {
+      guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pthread_getattr_np")
+      else { return nil }
+      return unsafeBitCast(symbol, to: GetAttributes.self)
+    }()
+  #endif
+
+  /// About where the caller's stack frame is.
+  @inline(never)
+  static func current() -> UInt {
+    var marker: UInt8 = 0
+    return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+  }
+}
