@@ -140,3 +140,12 @@ extension Optional: DIParameterModifier {
     try context.optionalValue(Wrapped.self, tag: tag)
   }
 }
+
+extension Optional: ManyElement {
+  /// `many($0)` into `[T?]`: the `T`s.
+  static func all(
+    in context: inout DIResolutionContext, tag: Any.Type?, inFramework: Bool
+  ) throws(DIError) -> [Self] {
+    try context.all(Wrapped.self, tag: tag, inFramework: inFramework).map(Optional.some)
+  }
+}

@@ -231,9 +231,10 @@ package struct DIResolutionContext {
   ) throws(DIError) -> [T] {
     let key = ServiceKey(T.self, tag: tag)
     guard let components = snapshot.collections[key] else {
-      // `Lazy`/`Provider` elements are never registered: one per component of their service.
-      guard let delayed = T.self as? any DelayedModifier.Type else { return [] }
-      return try delayed.all(in: &self, tag: tag, inFramework: inFramework) as! [T]
+      // `Lazy`/`Provider`/`Optional` elements are never registered: they stand for the
+      // components of their service.
+      guard let element = T.self as? any ManyElement.Type else { return [] }
+      return try Self.all(element, as: T.self, in: &self, tag: tag, inFramework: inFramework)
     }
     var values: [T] = []
     values.reserveCapacity(components.count)
@@ -242,6 +243,14 @@ package struct DIResolutionContext {
       values.append(try instance(T.self, of: component))
     }
     return values
+  }
+
+  private static func all<Element: ManyElement, T>(
+    _ element: Element.Type, as type: T.Type, in context: inout DIResolutionContext,
+    tag: Any.Type?, inFramework: Bool
+  ) throws(DIError) -> [T] {
+    // `Element` is `T`, opened from `T.self as? any ManyElement.Type`.
+    try Element.all(in: &context, tag: tag, inFramework: inFramework).compactMap { $0 as? T }
   }
 
   /// The next runtime argument, which must be a `T`.

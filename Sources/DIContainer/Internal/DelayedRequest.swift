@@ -65,9 +65,19 @@ final class DelayedRequest: Sendable {
   }
 }
 
+/// An element type of `many` that is not registered itself but stands for the components
+/// of another service: a delayed value (one per component), an optional (the instances).
+protocol ManyElement {
+  /// The elements for every component of the service under `tag`, in registration order;
+  /// only those of the requester's framework when `inFramework`.
+  static func all(
+    in context: inout DIResolutionContext, tag: Any.Type?, inFramework: Bool
+  ) throws(DIError) -> [Self]
+}
+
 /// A delayed parameter type (`Lazy`, `Provider` and their argument forms): made from a
 /// ``DelayedRequest``; `many` gives one per component of the wrapped service.
-protocol DelayedModifier {
+protocol DelayedModifier: ManyElement {
   /// The type made later.
   associatedtype Wrapped
   init(request: DelayedRequest)
@@ -93,7 +103,7 @@ extension DelayedModifier {
   /// One delayed value per component of `Wrapped` under `tag`.
   static func all(
     in context: inout DIResolutionContext, tag: Any.Type?, inFramework: Bool
-  ) throws(DIError) -> [Any] {
+  ) throws(DIError) -> [Self] {
     context.components(of: Wrapped.self, tag: tag, inFramework: inFramework).map { component in
       Self(
         request: DelayedRequest(
