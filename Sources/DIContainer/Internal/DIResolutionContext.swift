@@ -15,8 +15,9 @@ package struct DIResolutionContext {
   /// The snapshot's lookup table, kept alive by the snapshot; read through
   /// `_withUnsafeGuaranteedRef`, which costs no reference count.
   private let table: Unmanaged<ServiceTable>
-  /// The request this resolution belongs to: the calling thread's.
-  let request: ResolutionRequest
+  /// The request this resolution belongs to: the calling thread's, which the thread
+  /// keeps alive.
+  private let requestReference: Unmanaged<ResolutionRequest>
   /// The `.objectGraph` instances and postponed injections, once needed; retained by the
   /// context and released when the resolution ends.
   private var graphReference: Unmanaged<ObjectGraph>?
@@ -58,12 +59,15 @@ package struct DIResolutionContext {
     container: DIContainer, requester: DIModuleID?, arguments: UnsafeBufferPointer<Any>?
   ) {
     self.container = container
-    let request = ResolutionRequest.current
-    self.request = request
-    let access = UnsafeSnapshotAccess.begin(container, for: request)
+    let requestReference = ResolutionRequest.currentReference
+    self.requestReference = requestReference
+    let access = requestReference._withUnsafeGuaranteedRef { request in
+      let access = UnsafeSnapshotAccess.begin(container, for: request)
+      request.contexts += 1
+      return access
+    }
     self.access = access
     table = access.withSnapshot { .passUnretained($0.table) }
-    request.contexts += 1
     self.requester = requester
     self.argumentBuffer = arguments
   }
@@ -114,10 +118,15 @@ package struct DIResolutionContext {
 
   /// Ends the resolution, however it ended.
   private mutating func end() {
-    request.contexts -= 1
-    access.end(for: request)
+    requestReference._withUnsafeGuaranteedRef { request in
+      request.contexts -= 1
+      access.end(for: request)
+    }
     endGraph()
   }
+
+  /// The request this resolution belongs to.
+  var request: ResolutionRequest { requestReference.takeUnretainedValue() }
 
   /// `error` as it leaves this resolution: a component found under construction that no
   /// enclosing injection can wait for is a plain cycle once no outer resolution is left.
@@ -319,7 +328,10 @@ package struct DIResolutionContext {
   /// The instance `component` provides, as a `T`; a failure records this step.
   @inline(__always)
   mutating func instance<T>(_ type: T.Type, of component: Component) throws(DIError) -> T {
-    try Self.cast(instance(of: component, requested: T.self), to: T.self, component: component)
+    let value = try instance(of: component, requested: T.self)
+    return try UnsafeExactCast.value(value, as: T.self) { () throws(DIError) -> T in
+      try Self.cast(value, to: T.self, component: component)
+    }
   }
 
   /// `value`, made by `component`, as a `T`.
@@ -327,8 +339,9 @@ package struct DIResolutionContext {
   private func cast<T>(
     _ value: Any, to type: T.Type, component: Unmanaged<Component>
   ) throws(DIError) -> T {
-    if let typed = value as? T { return typed }
-    return try Self.cast(value, to: T.self, component: component.takeUnretainedValue())
+    try UnsafeExactCast.value(value, as: T.self) { () throws(DIError) -> T in
+      try Self.cast(value, to: T.self, component: component.takeUnretainedValue())
+    }
   }
 
   /// The instance `component`'s cell holds, if it has a cell and the cell an instance.
@@ -351,8 +364,8 @@ package struct DIResolutionContext {
     }
   }
 
-  /// `value` as a `T` it is, conforms to or inherits from (a service of its component).
-  @inline(__always)
+  /// `value` as a `T` it conforms to or inherits from (a service of its component).
+  @inline(never)
   private static func cast<T>(
     _ value: Any, to type: T.Type, component: Component
   ) throws(DIError) -> T {

@@ -39,10 +39,13 @@ final class ResolutionRequest: @unchecked Sendable {
     let kind: Kind
   }
 
+  // Only the request's own thread touches these (see the type's documentation), so
+  // dynamic exclusivity checks would cost without finding anything.
+
   /// The components under construction, outermost first.
-  private(set) var frames: [Frame] = []
+  @exclusivity(unchecked) private(set) var frames: [Frame] = []
   /// How many resolution contexts of this thread are running, one inside the other.
-  var contexts = 0
+  @exclusivity(unchecked) var contexts = 0
   /// The snapshot the outermost context reads, published for containers that free old
   /// snapshots (hazard pointer).
   let hazard = Atomic<UInt>(0)
@@ -55,12 +58,16 @@ final class ResolutionRequest: @unchecked Sendable {
   }
 
   /// The calling thread's request state.
-  @inline(__always)
   static var current: ResolutionRequest {
-    if let raw = pthread_getspecific(key) {
-      return Unmanaged<ResolutionRequest>.fromOpaque(raw).takeUnretainedValue()
-    }
-    return makeCurrent()
+    currentReference.takeUnretainedValue()
+  }
+
+  /// The calling thread's request state, unretained: the thread keeps it (see ``key``)
+  /// until it ends, so it outlives every resolution the thread runs.
+  @inline(__always)
+  static var currentReference: Unmanaged<ResolutionRequest> {
+    if let raw = pthread_getspecific(key) { return .fromOpaque(raw) }
+    return .passUnretained(makeCurrent())
   }
 
   /// Whether this is the request of the calling thread (and not another one).

@@ -1,0 +1,18 @@
+/// The one place the library reinterprets a value as a type the compiler cannot see it
+/// has: only when the value's type is exactly that type.
+///
+/// Passing an `Any` to ``value(_:as:otherwise:)`` opens it to its dynamic type `Value`;
+/// when `Value` is `T` (compared by metadata identity) the reinterpretation is the
+/// identity, and costs no dynamic cast nor `T?` metadata. Otherwise `otherwise` decides,
+/// with a checked cast.
+enum UnsafeExactCast {
+  /// `value` as a `T`: reinterpreted when its type is exactly `T`, else what `otherwise`
+  /// makes of it.
+  @inline(__always)
+  static func value<Value, T>(
+    _ value: Value, as type: T.Type, otherwise: () throws(DIError) -> T
+  ) throws(DIError) -> T {
+    if Value.self == T.self { return unsafeBitCast(value, to: T.self) }
+    return try otherwise()
+  }
+}
