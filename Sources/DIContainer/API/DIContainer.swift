@@ -46,6 +46,12 @@ public final class DIContainer: Sendable {
     return .passUnretained(snapshot)
   }
 
+  /// The published snapshot, if there is one now.
+  @inline(__always)
+  var currentlyPublished: Unmanaged<Snapshot>? {
+    published.load(ordering: .sequentiallyConsistent)
+  }
+
   /// Whether `snapshot` is still the published one.
   @inline(__always)
   func isPublished(_ snapshot: Unmanaged<Snapshot>) -> Bool {

@@ -31,12 +31,6 @@ package struct DIResolutionContext {
   /// How many components this resolution is building, one inside the other: runtime
   /// arguments go to the outermost one.
   var depth = 0
-  /// How many instances this resolution built that a later request finds (anything but
-  /// `.prototype`): while it stays the same, the same request gives the same result.
-  private var reusableBuilds = 0
-  /// The `.prototype` postponements whose work led to the work being done: the same one
-  /// again with no reusable instance built in between would never end.
-  private var postponedBy: [ObjectGraph.Postponement] = []
 
   /// Resolves `T` as `requester` with no runtime arguments, in a new resolution: the
   /// common case of ``with(_:requester:arguments:graph:requestScope:_:)``, without its
@@ -120,7 +114,7 @@ package struct DIResolutionContext {
   private mutating func end() {
     requestReference._withUnsafeGuaranteedRef { request in
       request.contexts -= 1
-      access.end(for: request)
+      access.end()
     }
     endGraph()
   }
@@ -435,7 +429,7 @@ package struct DIResolutionContext {
       depth -= 1
       requester = outerRequester
     }
-    if kind != .prototype { reusableBuilds += 1 }
+    if kind != .prototype { request.reusableBuilds &+= 1 }
     let value = try factory(&self)
     publish(value)
     if component.needsInjection {
@@ -463,9 +457,10 @@ package struct DIResolutionContext {
       }
     }
     if component.hasCycleBreaks || !waiting.isEmpty {
-      var postponedBy = postponedBy
+      var postponedBy = request.postponedBy
       if case .none = component.storage {
-        postponedBy.append(.init(component: ObjectIdentifier(component), builds: reusableBuilds))
+        postponedBy.append(
+          .init(component: ObjectIdentifier(component), builds: request.reusableBuilds))
       }
       sharedGraph().postpone(
         .init(
@@ -479,13 +474,14 @@ package struct DIResolutionContext {
   /// Runs the postponed injections, including those their own resolutions postpone.
   mutating func finish() throws(DIError) {
     guard let graph = graphReference?.takeUnretainedValue() else { return }
-    let outerPostponedBy = postponedBy
-    defer { postponedBy = outerPostponedBy }
+    let request = request
+    let outerPostponedBy = request.postponedBy
+    defer { request.postponedBy = outerPostponedBy }
     while let pending = graph.takePending() {
       let component = pending.component
       let outerRequester = requester
       requester = component.framework
-      postponedBy = pending.postponedBy
+      request.postponedBy = pending.postponedBy
       defer { requester = outerRequester }
       do throws(DIError) {
         // A `.prototype` component postponing for itself again, with nothing reusable

@@ -46,6 +46,12 @@ final class ResolutionRequest: @unchecked Sendable {
   @exclusivity(unchecked) private(set) var frames: [Frame] = []
   /// How many resolution contexts of this thread are running, one inside the other.
   @exclusivity(unchecked) var contexts = 0
+  /// How many instances that a later request finds (anything but `.prototype`) the
+  /// thread has built: while it stays the same, the same request gives the same result.
+  @exclusivity(unchecked) var reusableBuilds = 0
+  /// The `.prototype` postponements whose work led to the postponed work being done: the
+  /// same one again with no reusable instance built in between would never end.
+  @exclusivity(unchecked) var postponedBy: [ObjectGraph.Postponement] = []
   /// The snapshot the outermost context reads, published for containers that free old
   /// snapshots (hazard pointer).
   let hazard = Atomic<UInt>(0)

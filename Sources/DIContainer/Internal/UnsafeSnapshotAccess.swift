@@ -7,11 +7,15 @@ import Synchronization
 /// request announces the snapshot it reads in its ``ResolutionRequest/hazard`` slot (a
 /// hazard pointer) and checks that the snapshot is still the published one; a container
 /// frees a replaced snapshot only when no thread's slot names it
-/// (``DIContainer/reclaimSnapshots(_:)``). So between ``begin(_:for:)`` and ``end(for:)``
-/// the snapshot stays alive, and reading it costs no atomic reference count (which would
-/// make threads contend on one cache line). A request nested in another one on the same
-/// thread (a `resolve()` from inside a factory) retains its snapshot instead: the slot is
-/// taken.
+/// (``DIContainer/reclaimSnapshots(_:)``). So between ``begin(_:for:)`` and the end of the
+/// request the snapshot stays alive, and reading it costs no atomic reference count (which
+/// would make threads contend on one cache line).
+///
+/// The announcement stays after the request: the next request of the thread that finds
+/// the same snapshot published needs no new one (two loads). So each thread keeps at most
+/// one replaced snapshot from being freed, until its next request. A request nested in
+/// another one on the same thread (a `resolve()` from inside a factory) retains its
+/// snapshot instead: the slot is taken.
 struct UnsafeSnapshotAccess {
   private let reference: Unmanaged<Snapshot>
   private let isRetained: Bool
@@ -23,6 +27,17 @@ struct UnsafeSnapshotAccess {
     guard request.contexts == 0 else {
       return Self(reference: .passRetained(container.snapshot), isRetained: true)
     }
+    if let published = container.currentlyPublished,
+      request.hazard.load(ordering: .relaxed) == UInt(bitPattern: published.toOpaque())
+    {
+      // Announced by an earlier request of this thread, and never withdrawn since.
+      return Self(reference: published, isRetained: false)
+    }
+    return announce(container, for: request)
+  }
+
+  @inline(never)
+  private static func announce(_ container: DIContainer, for request: ResolutionRequest) -> Self {
     while true {
       let candidate = container.publishedSnapshot
       let bits = UInt(bitPattern: candidate.toOpaque())
@@ -35,14 +50,11 @@ struct UnsafeSnapshotAccess {
     }
   }
 
-  /// Stops reading the snapshot.
+  /// Stops reading the snapshot (an announced one stays announced; see the type's
+  /// documentation).
   @inline(__always)
-  func end(for request: ResolutionRequest) {
-    if isRetained {
-      reference.release()
-    } else {
-      request.hazard.store(0, ordering: .releasing)
-    }
+  func end() {
+    if isRetained { reference.release() }
   }
 
   /// Runs `body` with the snapshot.
