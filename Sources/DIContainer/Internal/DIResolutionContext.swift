@@ -122,6 +122,8 @@ package struct DIResolutionContext {
   /// The request this resolution belongs to.
   var request: ResolutionRequest { requestReference.takeUnretainedValue() }
 
+  typealias Frame = ResolutionRequest.Frame
+
   /// `error` as it leaves this resolution: a component found under construction that no
   /// enclosing injection can wait for is a plain cycle once no outer resolution is left.
   private func settled(_ error: DIError) -> DIError {
@@ -376,9 +378,8 @@ package struct DIResolutionContext {
     let id = ObjectIdentifier(component)
     switch component.storage {
     case .none:
-      if request.endlessLoop(
-        at: id, graph: graphReference.map { ObjectIdentifier($0.takeUnretainedValue()) }) != nil
-      {
+      let graph = graphReference?._withUnsafeGuaranteedRef { ObjectIdentifier($0) }
+      if requestReference._withUnsafeGuaranteedRef({ $0.endlessLoop(at: id, graph: graph) }) {
         throw DIError(.cycle)
       }
       return try build(component, as: .prototype) { _ in }
@@ -392,7 +393,7 @@ package struct DIResolutionContext {
         error.postponableBelow = frame
         throw error
       }
-      if request.endlessLoop(at: id, graph: graphID) != nil { throw DIError(.cycle) }
+      if request.endlessLoop(at: id, graph: graphID) { throw DIError(.cycle) }
       return try build(component, as: .objectGraph(graphID)) { graph.store($0, for: component) }
     case .cell(let cell):
       return try cell.instance(for: request, hook: component.onClean) {
@@ -420,21 +421,25 @@ package struct DIResolutionContext {
     _ component: Component, as kind: ResolutionRequest.Frame.Kind, publish: (Any) -> Void
   ) throws(DIError) -> Any {
     guard let factory = component.factory else { throw DIError(.noInitializer) }
-    try request.push(.init(component: ObjectIdentifier(component), kind: kind))
+    let request = requestReference
+    let frame = Frame(component: ObjectIdentifier(component), kind: kind)
+    guard request._withUnsafeGuaranteedRef({ $0.push(frame) }) else {
+      throw DIError(.tooDeep(depth: request._withUnsafeGuaranteedRef { $0.depth }))
+    }
     depth += 1
     let outerRequester = requester
     requester = component.framework
     defer {
-      request.pop()
+      request._withUnsafeGuaranteedRef { $0.pop() }
       depth -= 1
       requester = outerRequester
     }
-    if kind != .prototype { request.reusableBuilds &+= 1 }
+    if kind != .prototype { request._withUnsafeGuaranteedRef { $0.reusableBuilds &+= 1 } }
     let value = try factory(&self)
     publish(value)
     if component.needsInjection {
       // A published instance's injections may wait for what is under construction.
-      let frame = kind == .prototype ? nil : request.depth - 1
+      let frame = kind == .prototype ? nil : request._withUnsafeGuaranteedRef { $0.depth - 1 }
       try inject(component, into: value, frame: frame)
     }
     return value

@@ -81,15 +81,15 @@ final class ResolutionRequest: @unchecked Sendable {
 
   // MARK: - Frames
 
-  /// Records that `component` is under construction; check the stack first.
+  /// Records that a component is under construction, unless the thread's stack has too
+  /// little room left for it.
   ///
-  /// - Throws: `.tooDeep` when the thread's stack has too little room left for it.
+  /// - Returns: Whether there was room (false: the graph is too deep for this thread).
   @inline(__always)
-  func push(_ frame: Frame) throws(DIError) {
-    if frames.count & 3 == 0, StackBounds.current() < stackLimit {
-      throw DIError(.tooDeep(depth: frames.count))
-    }
+  func push(_ frame: Frame) -> Bool {
+    if frames.count & 3 == 0, StackBounds.current() < stackLimit { return false }
     frames.append(frame)
+    return true
   }
 
   /// The innermost component is built (or failed).
@@ -101,23 +101,23 @@ final class ResolutionRequest: @unchecked Sendable {
   /// How many components are under construction.
   var depth: Int { frames.count }
 
-  /// Where `component` is under construction in a loop that cannot end: asked for again
-  /// with only `.prototype` frames (or `.objectGraph` frames of other graphs) above its
-  /// last construction, it would be built forever. Nil when it is not under construction,
-  /// or when a frame above it will answer differently the next time round.
-  func endlessLoop(at component: ObjectIdentifier, graph: ObjectIdentifier?) -> Int? {
+  /// Whether `component` is under construction in a loop that cannot end: asked for
+  /// again with only `.prototype` frames (or `.objectGraph` frames of other graphs) above
+  /// its last construction, it would be built forever. False when it is not under
+  /// construction, or when a frame above it will answer differently the next time round.
+  func endlessLoop(at component: ObjectIdentifier, graph: ObjectIdentifier?) -> Bool {
     var index = frames.count - 1
     while index >= 0 {
       let frame = frames[index]
-      if frame.component == component { return index }
+      if frame.component == component { return true }
       switch frame.kind {
       case .prototype: break
-      case .objectGraph(let own): if own == graph { return nil }
-      case .cached: return nil
+      case .objectGraph(let own): if own == graph { return false }
+      case .cached: return false
       }
       index -= 1
     }
-    return nil
+    return false
   }
 
   /// Where `component` is under construction for `graph`, if it is.
