@@ -43,7 +43,7 @@ final class ResolutionRequest: @unchecked Sendable {
   // dynamic exclusivity checks would cost without finding anything.
 
   /// The components under construction, outermost first.
-  @exclusivity(unchecked) private(set) var frames: [Frame] = []
+  @exclusivity(unchecked) private var frames = UnsafeFrameStack()
   /// How many resolution contexts of this thread are running, one inside the other.
   @exclusivity(unchecked) var contexts = 0
   /// How many instances that a later request finds (anything but `.prototype`) the
@@ -60,7 +60,10 @@ final class ResolutionRequest: @unchecked Sendable {
 
   private init() {
     stackLimit = StackBounds.limit()
-    frames.reserveCapacity(16)
+  }
+
+  deinit {
+    frames.deallocate()
   }
 
   /// The calling thread's request state.
@@ -88,14 +91,14 @@ final class ResolutionRequest: @unchecked Sendable {
   @inline(__always)
   func push(_ frame: Frame) -> Bool {
     if frames.count & 3 == 0, StackBounds.current() < stackLimit { return false }
-    frames.append(frame)
+    frames.push(frame)
     return true
   }
 
   /// The innermost component is built (or failed).
   @inline(__always)
   func pop() {
-    frames.removeLast()
+    frames.pop()
   }
 
   /// How many components are under construction.
@@ -122,12 +125,19 @@ final class ResolutionRequest: @unchecked Sendable {
 
   /// Where `component` is under construction for `graph`, if it is.
   func frame(of component: ObjectIdentifier, graph: ObjectIdentifier) -> Int? {
-    frames.lastIndex { $0.component == component && $0.kind == .objectGraph(graph) }
+    var index = frames.count - 1
+    while index >= 0 {
+      let frame = frames[index]
+      if frame.component == component && frame.kind == .objectGraph(graph) { return index }
+      index -= 1
+    }
+    return nil
   }
 
   /// Whether `component` is under construction in this request.
   func isBuilding(_ component: ObjectIdentifier) -> Bool {
-    frames.contains { $0.component == component }
+    for index in 0..<frames.count where frames[index].component == component { return true }
+    return false
   }
 
   // MARK: - Threads
@@ -157,6 +167,52 @@ final class ResolutionRequest: @unchecked Sendable {
     all.withLock { $0[request.identity] = request }
     pthread_setspecific(key, Unmanaged.passRetained(request).toOpaque())
     return request
+  }
+}
+
+/// The frames of a ``ResolutionRequest``: a growable stack of trivial values in a buffer
+/// of its own, so a push or a pop is a store and a count, with none of an `Array`'s
+/// uniqueness and capacity checks on the hot path. Owned by one request, used by its
+/// thread only; ``deallocate()`` frees it.
+struct UnsafeFrameStack {
+  private var base: UnsafeMutablePointer<ResolutionRequest.Frame>
+  private var capacity: Int
+  private(set) var count = 0
+
+  init() {
+    capacity = 16
+    base = .allocate(capacity: capacity)
+  }
+
+  /// The frame at `index`, which must be below ``count``.
+  subscript(index: Int) -> ResolutionRequest.Frame {
+    precondition(index >= 0 && index < count, "frame index out of range")
+    return base[index]
+  }
+
+  @inline(__always)
+  mutating func push(_ frame: ResolutionRequest.Frame) {
+    if count == capacity { grow() }
+    (base + count).initialize(to: frame)
+    count += 1
+  }
+
+  @inline(__always)
+  mutating func pop() {
+    precondition(count > 0, "pop from an empty frame stack")
+    count -= 1
+  }
+
+  func deallocate() {
+    base.deallocate()
+  }
+
+  private mutating func grow() {
+    let larger = UnsafeMutablePointer<ResolutionRequest.Frame>.allocate(capacity: capacity * 2)
+    larger.moveInitialize(from: base, count: count)
+    base.deallocate()
+    base = larger
+    capacity *= 2
   }
 }
 
