@@ -75,9 +75,17 @@ final class ResolutionRequest: @unchecked Sendable {
   /// until it ends, so it outlives every resolution the thread runs.
   @inline(__always)
   static var currentReference: Unmanaged<ResolutionRequest> {
-    if let raw = pthread_getspecific(key) { return .fromOpaque(raw) }
+    // The key plus one, or 0 before the first request: read without `swift_once`.
+    let stored = keyPlusOne.load(ordering: .acquiring)
+    if stored != 0, let raw = pthread_getspecific(pthread_key_t(stored - 1)) {
+      return .fromOpaque(raw)
+    }
     return .passUnretained(makeCurrent())
   }
+
+  /// ``key`` plus one, once it is made; a constant initial value, so reading it needs no
+  /// lazy initialization.
+  private static let keyPlusOne = Atomic<UInt32>(0)
 
   /// Whether this is the request of the calling thread (and not another one).
   var identity: ObjectIdentifier { ObjectIdentifier(self) }
@@ -163,6 +171,7 @@ final class ResolutionRequest: @unchecked Sendable {
 
   @inline(never)
   private static func makeCurrent() -> ResolutionRequest {
+    keyPlusOne.store(UInt32(key) + 1, ordering: .releasing)
     let request = ResolutionRequest()
     all.withLock { $0[request.identity] = request }
     pthread_setspecific(key, Unmanaged.passRetained(request).toOpaque())
