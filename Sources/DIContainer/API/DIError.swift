@@ -138,7 +138,12 @@ public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
     let failing = path.last?.requested ?? "?"
     var text = "Cannot resolve \(requested): \(explanation(failing: failing))"
     text += "\n  path: " + shownPath.map(\.requested).joined(separator: " → ")
-    let involved = path.compactMap { step in step.component.map { "\(step.requested): \($0)" } }
+    // Each registration once, however often the path (a cycle's) comes back to it.
+    var seen: Set<String> = []
+    let involved = shownPath.compactMap { step -> String? in
+      guard let component = step.component, seen.insert(component).inserted else { return nil }
+      return "\(step.requested): \(component)"
+    }
     if !involved.isEmpty {
       text += "\n  registrations involved:" + involved.map { "\n    " + $0 }.joined()
     }

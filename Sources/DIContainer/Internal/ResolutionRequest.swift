@@ -116,7 +116,19 @@ final class ResolutionRequest: @unchecked Sendable {
   /// again with only `.prototype` frames (or `.objectGraph` frames of other graphs) above
   /// its last construction, it would be built forever. False when it is not under
   /// construction, or when a frame above it will answer differently the next time round.
+  ///
+  /// Looked for only from ``loopCheckDepth`` frames on: a loop that cannot end goes
+  /// round again and again, so it is still found, a few frames later, and the error
+  /// shows it once (see ``DIError``); shallow graphs, the common case, pay nothing.
+  @inline(__always)
   func endlessLoop(at component: ObjectIdentifier, graph: ObjectIdentifier?) -> Bool {
+    frames.count >= Self.loopCheckDepth && findEndlessLoop(at: component, graph: graph)
+  }
+
+  /// How deep a request goes before every new `.prototype` frame is checked for a loop.
+  static let loopCheckDepth = 8
+
+  private func findEndlessLoop(at component: ObjectIdentifier, graph: ObjectIdentifier?) -> Bool {
     var index = frames.count - 1
     while index >= 0 {
       let frame = frames[index]
