@@ -48,9 +48,15 @@ public final class AssociatedStorage: Sendable {
       return entry.value
     }
 
-    subscript(making key: ObjectIdentifier) -> Making? {
-      get { makings[key] }
-      set { makings[key] = newValue }
+    func probe(_ key: ObjectIdentifier) -> CreationProbe {
+      if let ready = ready(key) { return .ready(ready) }
+      return makings[key].map(CreationProbe.making) ?? .absent
+    }
+
+    func making(_ key: ObjectIdentifier) -> Making? { makings[key] }
+
+    mutating func setMaking(_ making: Making?, for key: ObjectIdentifier) {
+      makings[key] = making
     }
 
     /// Counts an operation; sweeps when due. Returns the dead owners' values, to release

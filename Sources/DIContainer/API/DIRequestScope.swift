@@ -41,18 +41,31 @@ public final class DIRequestScope: Sendable {
     let sequence: UInt64
   }
 
+  /// A `.scoped` instance of this scope, or the making of one.
+  enum Slot {
+    case ready(Entry)
+    case making(Making)
+  }
+
   struct State: CreationState {
-    var entries: [ObjectIdentifier: Entry] = [:]
-    var makings: [ObjectIdentifier: Making] = [:]
+    var slots: [ObjectIdentifier: Slot] = [:]
     var isClosed = false
 
-    func ready(_ key: ObjectIdentifier) -> Instance? {
-      entries[key]?.instance
+    func probe(_ key: ObjectIdentifier) -> CreationProbe {
+      switch slots[key] {
+      case .ready(let entry): .ready(entry.instance)
+      case .making(let making): .making(making)
+      case nil: .absent
+      }
     }
 
-    subscript(making key: ObjectIdentifier) -> Making? {
-      get { makings[key] }
-      set { makings[key] = newValue }
+    func making(_ key: ObjectIdentifier) -> Making? {
+      guard case .making(let making) = slots[key] else { return nil }
+      return making
+    }
+
+    mutating func setMaking(_ making: Making?, for key: ObjectIdentifier) {
+      slots[key] = making.map(Slot.making)
     }
   }
 
@@ -93,15 +106,16 @@ public final class DIRequestScope: Sendable {
   /// let handler: Handler = scope.resolve()
   /// ```
   public func close() {
-    let dropped = state.withLock { state -> [ObjectIdentifier: Entry]? in
+    let dropped = state.withLock { state -> [ObjectIdentifier: Slot]? in
       guard !state.isClosed else { return nil }
       state.isClosed = true
-      defer { state.entries = [:] }
-      return state.entries
+      // Makings under way stay: each ends by finding the scope closed.
+      defer { state.slots = state.slots.filter { if case .making = $1 { true } else { false } } }
+      return state.slots
     }
     guard var dropped else { return }
     var teardowns: [Teardown] = []
-    for entry in dropped.values {
+    for case .ready(let entry) in dropped.values {
       guard let hook = entry.hook else { continue }
       teardowns.append(Teardown(instance: entry.instance, sequence: entry.sequence, hook: hook))
     }

@@ -12,13 +12,59 @@ struct Making: Sendable {
   var hasWaiters = false
 }
 
+/// What a ``CreationState`` holds for a key.
+enum CreationProbe {
+  case absent
+  case ready(Instance)
+  case making(Making)
+}
+
 /// State guarded by a ``Locked`` that keeps made values, and values being made, by key.
 protocol CreationState {
   associatedtype Key
-  /// The value kept for `key`, if there is one.
-  func ready(_ key: Key) -> Instance?
-  /// The making of the value for `key`, while it is under way.
-  subscript(making key: Key) -> Making? { get set }
+  /// What is kept for `key`: a made value, a making under way, or nothing.
+  func probe(_ key: Key) -> CreationProbe
+  /// The making under way for `key`, if any.
+  func making(_ key: Key) -> Making?
+  /// Records the making of the value for `key`, or forgets it (nil) when it was never
+  /// stored.
+  mutating func setMaking(_ making: Making?, for key: Key)
+}
+
+/// A ``CreationState`` that keeps one value: a cell.
+protocol CellCreationState: CreationState where Key == Void {
+  /// The kept value, if there is one.
+  var readyValue: Instance? { get }
+  /// The making under way, if any.
+  var currentMaking: Making? { get set }
+}
+
+extension CellCreationState {
+  func probe(_ key: Void) -> CreationProbe {
+    if let ready = readyValue { return .ready(ready) }
+    return currentMaking.map(CreationProbe.making) ?? .absent
+  }
+
+  func making(_ key: Void) -> Making? { currentMaking }
+
+  mutating func setMaking(_ making: Making?, for key: Void) {
+    currentMaking = making
+  }
+}
+
+/// Hands the instance a making has made so far to its own request, before its injections
+/// run (a cycle through them finds it).
+struct Publisher<State: CreationState> {
+  fileprivate let locked: Locked<State>
+  fileprivate let key: State.Key
+
+  func callAsFunction(_ partial: Any) {
+    locked.withLock { state in
+      guard var making = state.making(key) else { return }
+      making.partial = Instance(value: partial)
+      state.setMaking(making, for: key)
+    }
+  }
 }
 
 /// The one "create once" algorithm, shared by every caching lifetime (`.perContainer`,
@@ -36,16 +82,17 @@ protocol CreationState {
 /// - A making that fails leaves nothing behind: a waiting request tries itself.
 enum CreateOnce {
   /// The value kept for `key` in `locked`, or the one `make` makes now, which `store` then
-  /// keeps (under the lock, with the making cleared in the same step).
+  /// keeps (under the lock, in the same step that ends the making).
   ///
   /// - Parameters:
-  ///   - make: Makes the value; receives `publish`, to hand its own request the instance
-  ///     before its injections run.
-  ///   - store: Keeps the made value in the state; what it returns comes back with it.
+  ///   - make: Makes the value; receives a ``Publisher`` to hand its own request the
+  ///     instance before its injections run.
+  ///   - store: Keeps the made value in the state, replacing the making; what it returns
+  ///     comes back with it.
   /// - Returns: The value, and what `store` returned when this call made it.
   static func value<State: CreationState, Stored>(
     in locked: Locked<State>, key: State.Key, for request: ResolutionRequest,
-    make: (_ publish: @escaping (Any) -> Void) throws(DIError) -> Instance,
+    make: (Publisher<State>) throws(DIError) -> Instance,
     store: (inout State, Instance) -> Stored
   ) throws(DIError) -> (Instance, Stored?) {
     let me = request.identity
@@ -59,12 +106,7 @@ enum CreateOnce {
     }
     let instance: Instance
     do throws(DIError) {
-      // Escaping, so the caller may hand it to its own non-escaping `make`; allocated
-      // only when an instance is made.
-      let publish: (Any) -> Void = { partial in
-        locked.withLock { state in state[making: key]?.partial = Instance(value: partial) }
-      }
-      instance = try make(publish)
+      instance = try make(Publisher(locked: locked, key: key))
     } catch {
       finish(locked, key: key, token: token) { _ in }
       throw error
@@ -84,34 +126,40 @@ enum CreateOnce {
   ) throws(DIError) -> Claim {
     try locked.withLockWaiting { (state, waiter) throws(DIError) -> Claim in
       while true {
-        if let ready = state.ready(key) { return .ready(ready) }
-        guard var making = state[making: key] else {
+        switch state.probe(key) {
+        case .ready(let instance):
+          return .ready(instance)
+        case .absent:
           let token = nextToken.wrappingAdd(1, ordering: .relaxed).newValue
-          state[making: key] = Making(creator: me, token: token)
+          state.setMaking(Making(creator: me, token: token), for: key)
           return .claimed(token: token)
+        case .making(var making):
+          if making.creator == me { return .reentered(making.partial) }
+          guard WaitGraph.begin(me, waitingFor: making.creator, token: making.token) else {
+            throw DIError(.waitLoop)
+          }
+          if !making.hasWaiters {
+            making.hasWaiters = true
+            state.setMaking(making, for: key)
+          }
+          waiter.wait()
+          WaitGraph.end(me)
         }
-        if making.creator == me { return .reentered(making.partial) }
-        guard WaitGraph.begin(me, waitingFor: making.creator, token: making.token) else {
-          throw DIError(.waitLoop)
-        }
-        making.hasWaiters = true
-        state[making: key] = making
-        waiter.wait()
-        WaitGraph.end(me)
       }
     }
   }
 
-  /// Ends the making `token` of `key`: `update` runs under the lock with the making
-  /// cleared, and waiting requests wake.
+  /// Ends the making `token` of `key`: `update` runs under the lock, then the making is
+  /// forgotten unless `update` replaced it, and waiting requests wake.
   private static func finish<State: CreationState, Result>(
     _ locked: Locked<State>, key: State.Key, token: UInt64,
     _ update: (inout State) -> Result
   ) -> Result {
     let (result, hadWaiters) = locked.withLock { state in
-      let hadWaiters = state[making: key]?.hasWaiters ?? false
-      if state[making: key]?.token == token { state[making: key] = nil }
-      return (update(&state), hadWaiters)
+      let hadWaiters = state.making(key)?.hasWaiters ?? false
+      let result = update(&state)
+      if state.making(key)?.token == token { state.setMaking(nil, for: key) }
+      return (result, hadWaiters)
     }
     if hadWaiters {
       WaitGraph.release(token)

@@ -20,14 +20,14 @@ extension DIRequestScope {
     let hook = component.onClean
     let (instance, kept) = try CreateOnce.value(
       in: state, key: id, for: request,
-      make: { (publish) throws(DIError) -> Instance in
+      make: { (publisher) throws(DIError) -> Instance in
         guard !isClosed else { throw Self.closedError }
-        return Instance(value: try make(publish))
+        return Instance(value: try make { publisher($0) })
       },
       store: { state, instance -> Entry? in
         let entry = Entry(instance: instance, hook: hook, sequence: Teardown.nextSequence())
         guard !state.isClosed else { return entry }
-        state.entries[id] = entry
+        state.slots[id] = .ready(entry)
         return nil
       })
     if let dropped = kept ?? nil {

@@ -394,7 +394,11 @@ package struct DIResolutionContext {
         throw error
       }
       if request.endlessLoop(at: id, graph: graphID) { throw DIError(.cycle) }
-      return try build(component, as: .objectGraph(graphID)) { graph.store($0, for: component) }
+      let value = try build(component, as: .objectGraph(graphID)) {
+        graph.store($0, for: component)
+      }
+      if !component.needsInjection { graph.store(value, for: component) }
+      return value
     case .cell(let cell):
       return try cell.instance(for: request, hook: component.onClean) {
         publish throws(DIError) in try build(component, as: .cached, publish: publish)
@@ -416,7 +420,8 @@ package struct DIResolutionContext {
   }
 
   /// Makes a new instance of `component` and runs its injections; `publish` receives it
-  /// before the injections, so a cycle through them finds it.
+  /// before the injections, so a cycle through them finds it (when there are none, it is
+  /// not called).
   mutating func build(
     _ component: Component, as kind: ResolutionRequest.Frame.Kind, publish: (Any) -> Void
   ) throws(DIError) -> Any {
@@ -436,8 +441,9 @@ package struct DIResolutionContext {
     }
     if kind != .prototype { request._withUnsafeGuaranteedRef { $0.reusableBuilds &+= 1 } }
     let value = try factory(&self)
-    publish(value)
     if component.needsInjection {
+      // Published only for what runs next: the injections may come back to it.
+      publish(value)
       // A published instance's injections may wait for what is under construction.
       let frame = kind == .prototype ? nil : request._withUnsafeGuaranteedRef { $0.depth - 1 }
       try inject(component, into: value, frame: frame)

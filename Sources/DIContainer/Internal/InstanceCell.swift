@@ -15,25 +15,20 @@ final class InstanceCell: Sendable {
     case weak(WeakReference)
   }
 
-  struct State: CreationState {
+  struct State: CellCreationState {
     fileprivate var slot: Slot = .empty
     /// When the kept instance was stored (see ``Teardown/nextSequence()``).
     fileprivate var sequence: UInt64 = 0
-    fileprivate var making: Making?
+    var currentMaking: Making?
     /// Set by ``retire()``: the cell is no longer reachable, so it keeps nothing more.
     fileprivate var isRetired = false
 
-    func ready(_ key: Void) -> Instance? {
+    var readyValue: Instance? {
       switch slot {
       case .empty: nil
       case .strong(let instance): instance
       case .weak(let reference): reference.object.map { Instance(value: $0) }
       }
-    }
-
-    subscript(making key: Void) -> Making? {
-      get { making }
-      set { making = newValue }
     }
   }
 
@@ -46,7 +41,7 @@ final class InstanceCell: Sendable {
 
   /// The cached instance, if there is one.
   var current: Instance? {
-    state.withLock { $0.ready(()) }
+    state.withLock { $0.readyValue }
   }
 
   /// The cached instance, or the one `make` creates for `request`.
@@ -63,7 +58,7 @@ final class InstanceCell: Sendable {
     let weak = isWeak
     let (instance, late) = try CreateOnce.value(
       in: state, key: (), for: request,
-      make: { (publish) throws(DIError) in Instance(value: try make(publish)) },
+      make: { (publisher) throws(DIError) in Instance(value: try make { publisher($0) }) },
       store: { state, instance -> (Instance, UInt64)? in
         let sequence = Teardown.nextSequence()
         guard !state.isRetired else { return (instance, sequence) }
@@ -87,7 +82,7 @@ final class InstanceCell: Sendable {
   @discardableResult
   func clear() -> (instance: Instance, sequence: UInt64)? {
     state.withLock { state in
-      let dropped = state.ready(())
+      let dropped = state.readyValue
       state.slot = .empty
       return dropped.map { ($0, state.sequence) }
     }
@@ -98,7 +93,7 @@ final class InstanceCell: Sendable {
   func retire() -> (instance: Instance, sequence: UInt64)? {
     state.withLock { state in
       state.isRetired = true
-      let dropped = state.ready(())
+      let dropped = state.readyValue
       state.slot = .empty
       return dropped.map { ($0, state.sequence) }
     }

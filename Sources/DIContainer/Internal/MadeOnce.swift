@@ -4,16 +4,11 @@
 /// while it is being made, from inside its own making, is a cycle error, not a hang; a
 /// failed attempt leaves nothing, so a later call tries again.
 final class MadeOnce: Sendable {
-  struct State: CreationState {
+  struct State: CellCreationState {
     var made: Instance?
-    var making: Making?
+    var currentMaking: Making?
 
-    func ready(_ key: Void) -> Instance? { made }
-
-    subscript(making key: Void) -> Making? {
-      get { making }
-      set { making = newValue }
-    }
+    var readyValue: Instance? { made }
   }
 
   private let state = Locked(State())

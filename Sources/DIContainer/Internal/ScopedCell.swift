@@ -6,16 +6,11 @@
 /// ready instance costs one storage lookup; a miss goes through ``CreateOnce``, so
 /// concurrent first requests make one instance.
 final class ScopedCell: Sendable {
-  struct State: CreationState {
-    var making: Making?
+  struct State: CellCreationState {
+    var currentMaking: Making?
 
     // The storage is asked outside the lock, before and after claiming the making.
-    func ready(_ key: Void) -> Instance? { nil }
-
-    subscript(making key: Void) -> Making? {
-      get { making }
-      set { making = newValue }
-    }
+    var readyValue: Instance? { nil }
   }
 
   let key: DIStorageKey
@@ -34,10 +29,10 @@ final class ScopedCell: Sendable {
     if let ready = try scope.instance(for: key) { return ready.value }
     let (instance, _) = try CreateOnce.value(
       in: state, key: (), for: request,
-      make: { (publish) throws(DIError) -> Instance in
+      make: { (publisher) throws(DIError) -> Instance in
         // Made by the request that held the making before this one claimed it.
         if let ready = try scope.instance(for: key) { return ready }
-        let instance = Instance(value: try make(publish))
+        let instance = Instance(value: try make { publisher($0) })
         scope.keep(instance, for: key, hook: hook)
         return instance
       },
