@@ -83,6 +83,16 @@ public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
   /// later in the request (a deeper frame) can wait for it instead.
   package var postponableBelow: Int?
 
+  /// Whether both errors report the same failure: the same reason, path and requester.
+  ///
+  /// ```swift
+  /// #expect(error == expected)
+  /// ```
+  public static func == (lhs: DIError, rhs: DIError) -> Bool {
+    lhs.reason == rhs.reason && lhs.path == rhs.path
+      && lhs.requesterFramework == rhs.requesterFramework
+  }
+
   /// What kind of failure this is: compare it with the static members of
   /// ``DIError/Code``.
   ///

@@ -40,15 +40,12 @@ package struct DIResolutionContext {
   ) throws(DIError) -> T {
     var context = DIResolutionContext(container: container, requester: requester, arguments: nil)
     defer { context.end() }
-    do throws(DIError) {
-      let value = try context.value(T.self, tag: nil)
-      try context.finish()
-      return value
-    } catch {
-      throw context.settled(error)
-    }
+    let value = try context.value(T.self, tag: nil)
+    try context.finish()
+    return value
   }
 
+  @inline(__always)
   private init(
     container: DIContainer, requester: DIModuleID?, arguments: UnsafeBufferPointer<Any>?
   ) {
@@ -101,13 +98,9 @@ package struct DIResolutionContext {
     }
     defer { context.end() }
     // `container` and `requestScope` are parameters: the caller keeps them alive.
-    do throws(DIError) {
-      let result = try body(&context)
-      try context.finish()
-      return result
-    } catch {
-      throw context.settled(error)
-    }
+    let result = try body(&context)
+    try context.finish()
+    return result
   }
 
   /// Ends the resolution, however it ended.
@@ -123,15 +116,6 @@ package struct DIResolutionContext {
   var request: ResolutionRequest { requestReference.takeUnretainedValue() }
 
   typealias Frame = ResolutionRequest.Frame
-
-  /// `error` as it leaves this resolution: a component found under construction that no
-  /// enclosing injection can wait for is a plain cycle once no outer resolution is left.
-  private func settled(_ error: DIError) -> DIError {
-    guard request.contexts == 1, error.postponableBelow != nil else { return error }
-    var error = error
-    error.postponableBelow = nil
-    return error
-  }
 
   /// The registrations this resolution reads.
   var snapshot: Snapshot { access.snapshot }

@@ -98,7 +98,9 @@ final class ResolutionRequest: @unchecked Sendable {
   /// - Returns: Whether there was room (false: the graph is too deep for this thread).
   @inline(__always)
   func push(_ frame: Frame) -> Bool {
-    if frames.count & 3 == 0, StackBounds.current() < stackLimit { return false }
+    // Every fourth frame, from the fourth on: the reserve left below the limit holds a few
+    // frames more, and shallow graphs, the common case, never look.
+    if frames.count & 3 == 3, StackBounds.current() < stackLimit { return false }
     frames.push(frame)
     return true
   }
