@@ -166,8 +166,10 @@ package struct DIResolutionContext {
       if let single = table._withUnsafeGuaranteedRef({ $0.single(at: index) }) {
         // A cached instance is read with no reference counting: the snapshot keeps the
         // component alive, the component its cell.
-        if let ready = single._withUnsafeGuaranteedRef({ Self.cachedInstance(of: $0) }) {
-          return try cast(ready, to: T.self, component: single)
+        if let cell = single._withUnsafeGuaranteedRef({ $0.cell }),
+          let ready = cell._withUnsafeGuaranteedRef({ $0.current })
+        {
+          return try cast(ready.value, to: T.self, component: single)
         }
         return try instance(T.self, of: single.takeUnretainedValue())
       }
