@@ -90,6 +90,7 @@ enum CreateOnce {
   ///   - store: Keeps the made value in the state, replacing the making; what it returns
   ///     comes back with it.
   /// - Returns: The value, and what `store` returned when this call made it.
+  @inline(__always)
   static func value<State: CreationState, Stored>(
     in locked: Locked<State>, key: State.Key, for request: ResolutionRequest,
     make: (Publisher<State>) throws(DIError) -> Instance,
@@ -121,6 +122,7 @@ enum CreateOnce {
     case claimed(token: UInt64)
   }
 
+  @inline(__always)
   private static func claim<State: CreationState>(
     in locked: Locked<State>, key: State.Key, by me: ObjectIdentifier
   ) throws(DIError) -> Claim {
@@ -151,6 +153,7 @@ enum CreateOnce {
 
   /// Ends the making `token` of `key`: `update` runs under the lock, then the making is
   /// forgotten unless `update` replaced it, and waiting requests wake.
+  @inline(__always)
   private static func finish<State: CreationState, Result>(
     _ locked: Locked<State>, key: State.Key, token: UInt64,
     _ update: (inout State) -> Result
