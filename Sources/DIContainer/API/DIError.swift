@@ -64,24 +64,68 @@ public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
     public let component: String?
   }
 
+  /// What the error holds, in one allocation: an error is one reference wide, so the
+  /// functions it passes through on its way out keep little room for it (deep graphs
+  /// recurse through them), and copying it is cheap.
+  private final class Contents: Sendable {
+    let reason: Reason
+    let path: [Step]
+    let requesterFramework: String?
+    let postponableBelow: Int?
+
+    init(reason: Reason, path: [Step], requesterFramework: String?, postponableBelow: Int?) {
+      self.reason = reason
+      self.path = path
+      self.requesterFramework = requesterFramework
+      self.postponableBelow = postponableBelow
+    }
+
+    /// A copy with the changes `change` makes.
+    func with(_ change: (inout Fields) -> Void) -> Contents {
+      var fields = Fields(
+        path: path, requesterFramework: requesterFramework, postponableBelow: postponableBelow)
+      change(&fields)
+      return Contents(
+        reason: reason, path: fields.path, requesterFramework: fields.requesterFramework,
+        postponableBelow: fields.postponableBelow)
+    }
+
+    struct Fields {
+      var path: [Step]
+      var requesterFramework: String?
+      var postponableBelow: Int?
+    }
+  }
+
+  private var contents: Contents
+
   /// Why the request failed.
   ///
   /// ```swift
   /// if error.reason == .notRegistered { registerDefaults(container) }
   /// ```
-  public let reason: Reason
+  public var reason: Reason { contents.reason }
   /// The requests from the outermost to the one that failed.
   ///
   /// ```swift
   /// let steps = error.path.count   // 3 for OrderService → PaymentGateway → HTTPClient
   /// ```
-  public internal(set) var path: [Step]
+  public internal(set) var path: [Step] {
+    get { contents.path }
+    set { contents = contents.with { $0.path = newValue } }
+  }
   /// The framework on whose behalf the failing request was made, if any.
-  package var requesterFramework: String?
+  package var requesterFramework: String? {
+    get { contents.requesterFramework }
+    set { contents = contents.with { $0.requesterFramework = newValue } }
+  }
   /// For a cycle met at an `.objectGraph` component whose initializer is running: the
   /// request frame it is under construction in, so an injection of an instance published
   /// later in the request (a deeper frame) can wait for it instead.
-  package var postponableBelow: Int?
+  package var postponableBelow: Int? {
+    get { contents.postponableBelow }
+    set { contents = contents.with { $0.postponableBelow = newValue } }
+  }
 
   /// Whether both errors report the same failure: the same reason, path and requester.
   ///
@@ -115,14 +159,14 @@ public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
 
   /// Creates an error for a request of `requestedName` that failed for `reason`.
   package init(_ reason: Reason, requestedName: String, component: String? = nil) {
-    self.reason = reason
-    self.path = [Step(requested: requestedName, component: component)]
+    contents = Contents(
+      reason: reason, path: [Step(requested: requestedName, component: component)],
+      requesterFramework: nil, postponableBelow: nil)
   }
 
   /// Creates an error whose path the enclosing requests fill in as it propagates.
   package init(_ reason: Reason) {
-    self.reason = reason
-    self.path = []
+    contents = Contents(reason: reason, path: [], requesterFramework: nil, postponableBelow: nil)
   }
 
   /// The outermost type asked for.
@@ -227,6 +271,21 @@ public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
 }
 
 extension DIError {
+  /// A cycle met at an `.objectGraph` component whose initializer runs in request frame
+  /// `frame` (see ``postponableBelow``).
+  @inline(never)
+  package static func underConstruction(at frame: Int) -> DIError {
+    var error = DIError(.cycle)
+    error.postponableBelow = frame
+    return error
+  }
+
+  /// The graph is deeper than the thread's stack holds, `depth` components down.
+  @inline(never)
+  package static func tooDeep(_ depth: Int) -> DIError {
+    DIError(.tooDeep(depth: depth))
+  }
+
   /// A kind of failure, for programs: an extensible set of static members, so a new kind
   /// does not break a `switch` (compare with `==`).
   ///

@@ -176,6 +176,14 @@ package struct DIResolutionContext {
       let entry = table._withUnsafeGuaranteedRef { $0.entry(at: index) }
       return try instance(T.self, of: try choose(entry, for: T.self, tag: tag))
     }
+    return try unregisteredValue(T.self, tag: tag)
+  }
+
+  /// A parameter of type `T` that no component provides: a modifier, or an error.
+  @inline(never)
+  private mutating func unregisteredValue<T>(_ type: T.Type, tag: Any.Type?) throws(DIError)
+    -> T
+  {
     if let modifier = T.self as? any DIParameterModifier.Type {
       return try resolve(modifier, as: T.self, tag: tag)
     }
@@ -361,47 +369,74 @@ package struct DIResolutionContext {
   /// The instance of `component`, from its lifetime's storage or new.
   mutating func instance(of component: Component) throws(DIError) -> Any {
     if let ready = Self.cachedInstance(of: component) { return ready }
-    let id = ObjectIdentifier(component)
+    // One small function per storage: a deep graph recurses through one of them only, so
+    // each level costs little stack, in debug builds too.
     switch component.storage {
-    case .none:
-      let graph = graphReference?._withUnsafeGuaranteedRef { ObjectIdentifier($0) }
-      if requestReference._withUnsafeGuaranteedRef({ $0.endlessLoop(at: id, graph: graph) }) {
-        throw DIError(.cycle)
-      }
-      return try build(component, as: .prototype) { _ in }
-    case .objectGraph:
-      let graph = sharedGraph()
-      if let existing = graph.instance(of: component) { return existing }
-      let graphID = ObjectIdentifier(graph)
-      if let frame = request.frame(of: id, graph: graphID) {
-        // Its initializer is running: an injection made after `frame` can wait for it.
-        var error = DIError(.cycle)
-        error.postponableBelow = frame
-        throw error
-      }
-      if request.endlessLoop(at: id, graph: graphID) { throw DIError(.cycle) }
-      let value = try build(component, as: .objectGraph(graphID)) {
-        graph.store($0, for: component)
-      }
-      if !component.needsInjection { graph.store(value, for: component) }
-      return value
-    case .cell(let cell):
-      return try cell.instance(for: request, hook: component.onClean) {
-        publish throws(DIError) in try build(component, as: .cached, publish: publish)
-      }
-    case .multiton(let cells):
-      return try cells.cell(for: try multitonKey()).instance(
-        for: request, hook: component.onClean
-      ) { publish throws(DIError) in try build(component, as: .cached, publish: publish) }
-    case .scoped(let scope, let cell):
-      return try cell.instance(in: scope, hook: component.onClean, for: request) {
-        publish throws(DIError) in try build(component, as: .cached, publish: publish)
-      }
-    case .requestScoped(let key):
-      guard let requestScope else { throw DIRequestScope.outsideScopeError(component) }
-      return try requestScope.instance(of: component, key: key, for: request) {
-        publish throws(DIError) in try build(component, as: .cached, publish: publish)
-      }
+    case .none: return try prototypeInstance(of: component)
+    case .objectGraph: return try graphInstance(of: component)
+    case .cell(let cell): return try cachedInstance(of: component, in: cell)
+    case .multiton(let cells): return try multitonInstance(of: component, in: cells)
+    case .scoped(let scope, let cell): return try scopedInstance(of: component, in: scope, cell)
+    case .requestScoped(let key): return try requestScopedInstance(of: component, key: key)
+    }
+  }
+
+  private mutating func prototypeInstance(of component: Component) throws(DIError) -> Any {
+    let id = ObjectIdentifier(component)
+    let graph = graphReference?._withUnsafeGuaranteedRef { ObjectIdentifier($0) }
+    if requestReference._withUnsafeGuaranteedRef({ $0.endlessLoop(at: id, graph: graph) }) {
+      throw DIError(.cycle)
+    }
+    return try build(component, as: .prototype) { _ in }
+  }
+
+  private mutating func graphInstance(of component: Component) throws(DIError) -> Any {
+    let graph = sharedGraph()
+    if let existing = graph.instance(of: component) { return existing }
+    let id = ObjectIdentifier(component)
+    let graphID = ObjectIdentifier(graph)
+    if let frame = request.frame(of: id, graph: graphID) {
+      // Its initializer is running: an injection made after `frame` can wait for it.
+      throw DIError.underConstruction(at: frame)
+    }
+    if request.endlessLoop(at: id, graph: graphID) { throw DIError(.cycle) }
+    let value = try build(component, as: .objectGraph(graphID)) {
+      graph.store($0, for: component)
+    }
+    if !component.needsInjection { graph.store(value, for: component) }
+    return value
+  }
+
+  private mutating func cachedInstance(
+    of component: Component, in cell: InstanceCell
+  ) throws(DIError) -> Any {
+    try cell.instance(for: request, hook: component.onClean) {
+      publish throws(DIError) in try build(component, as: .cached, publish: publish)
+    }
+  }
+
+  private mutating func multitonInstance(
+    of component: Component, in cells: MultitonCells
+  ) throws(DIError) -> Any {
+    try cells.cell(for: try multitonKey()).instance(for: request, hook: component.onClean) {
+      publish throws(DIError) in try build(component, as: .cached, publish: publish)
+    }
+  }
+
+  private mutating func scopedInstance(
+    of component: Component, in scope: DIScope, _ cell: ScopedCell
+  ) throws(DIError) -> Any {
+    try cell.instance(in: scope, hook: component.onClean, for: request) {
+      publish throws(DIError) in try build(component, as: .cached, publish: publish)
+    }
+  }
+
+  private mutating func requestScopedInstance(
+    of component: Component, key: RequestScopedKey
+  ) throws(DIError) -> Any {
+    guard let requestScope else { throw DIRequestScope.outsideScopeError(component) }
+    return try requestScope.instance(of: component, key: key, for: request) {
+      publish throws(DIError) in try build(component, as: .cached, publish: publish)
     }
   }
 
@@ -415,7 +450,7 @@ package struct DIResolutionContext {
     let request = requestReference
     let frame = Frame(component: ObjectIdentifier(component), kind: kind)
     guard request._withUnsafeGuaranteedRef({ $0.push(frame) }) else {
-      throw DIError(.tooDeep(depth: request._withUnsafeGuaranteedRef { $0.depth }))
+      throw DIError.tooDeep(request._withUnsafeGuaranteedRef { $0.depth })
     }
     depth += 1
     let outerRequester = requester
