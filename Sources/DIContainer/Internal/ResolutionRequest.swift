@@ -37,6 +37,15 @@ final class ResolutionRequest: @unchecked Sendable {
 
     let component: ObjectIdentifier
     let kind: Kind
+    /// ``ResolutionRequest/buildingBits`` before this frame was pushed.
+    var outerBits: UInt64 = 0
+
+    /// The bit of `component` in ``ResolutionRequest/buildingBits``.
+    @inline(__always)
+    static func bit(of component: ObjectIdentifier) -> UInt64 {
+      // Objects are 16-byte aligned: the low bits carry nothing.
+      1 << ((UInt(bitPattern: component) >> 4) & 63)
+    }
   }
 
   // Only the request's own thread touches these (see the type's documentation), so
@@ -44,6 +53,9 @@ final class ResolutionRequest: @unchecked Sendable {
 
   /// The components under construction, outermost first.
   @exclusivity(unchecked) private var frames = UnsafeFrameStack()
+  /// One bit per component under construction (a Bloom filter of one word): when a
+  /// component's bit is clear, it is not under construction, and no frame is looked at.
+  @exclusivity(unchecked) private var buildingBits: UInt64 = 0
   /// How many resolution contexts of this thread are running, one inside the other.
   @exclusivity(unchecked) var contexts = 0
   /// How many instances that a later request finds (anything but `.prototype`) the
@@ -101,6 +113,9 @@ final class ResolutionRequest: @unchecked Sendable {
     // Every fourth frame, from the fourth on: the reserve left below the limit holds a few
     // frames more, and shallow graphs, the common case, never look.
     if frames.count & 3 == 3, StackBounds.current() < stackLimit { return false }
+    var frame = frame
+    frame.outerBits = buildingBits
+    buildingBits |= Frame.bit(of: frame.component)
     frames.push(frame)
     return true
   }
@@ -108,7 +123,13 @@ final class ResolutionRequest: @unchecked Sendable {
   /// The innermost component is built (or failed).
   @inline(__always)
   func pop() {
-    frames.pop()
+    buildingBits = frames.pop().outerBits
+  }
+
+  /// Whether `component` may be under construction (false: it is not).
+  @inline(__always)
+  private func mayBeBuilding(_ component: ObjectIdentifier) -> Bool {
+    buildingBits & Frame.bit(of: component) != 0
   }
 
   /// How many components are under construction.
@@ -118,17 +139,10 @@ final class ResolutionRequest: @unchecked Sendable {
   /// again with only `.prototype` frames (or `.objectGraph` frames of other graphs) above
   /// its last construction, it would be built forever. False when it is not under
   /// construction, or when a frame above it will answer differently the next time round.
-  ///
-  /// Looked for only from ``loopCheckDepth`` frames on: a loop that cannot end goes
-  /// round again and again, so it is still found, a few frames later, and the error
-  /// shows it once (see ``DIError``); shallow graphs, the common case, pay nothing.
   @inline(__always)
   func endlessLoop(at component: ObjectIdentifier, graph: ObjectIdentifier?) -> Bool {
-    frames.count >= Self.loopCheckDepth && findEndlessLoop(at: component, graph: graph)
+    mayBeBuilding(component) && findEndlessLoop(at: component, graph: graph)
   }
-
-  /// How deep a request goes before every new `.prototype` frame is checked for a loop.
-  static let loopCheckDepth = 8
 
   private func findEndlessLoop(at component: ObjectIdentifier, graph: ObjectIdentifier?) -> Bool {
     var index = frames.count - 1
@@ -147,6 +161,7 @@ final class ResolutionRequest: @unchecked Sendable {
 
   /// Where `component` is under construction for `graph`, if it is.
   func frame(of component: ObjectIdentifier, graph: ObjectIdentifier) -> Int? {
+    guard mayBeBuilding(component) else { return nil }
     var index = frames.count - 1
     while index >= 0 {
       let frame = frames[index]
@@ -158,6 +173,7 @@ final class ResolutionRequest: @unchecked Sendable {
 
   /// Whether `component` is under construction in this request.
   func isBuilding(_ component: ObjectIdentifier) -> Bool {
+    guard mayBeBuilding(component) else { return false }
     for index in 0..<frames.count where frames[index].component == component { return true }
     return false
   }
@@ -221,9 +237,10 @@ struct UnsafeFrameStack {
   }
 
   @inline(__always)
-  mutating func pop() {
+  mutating func pop() -> ResolutionRequest.Frame {
     precondition(count > 0, "pop from an empty frame stack")
     count -= 1
+    return base[count]
   }
 
   func deallocate() {
