@@ -369,8 +369,9 @@ package struct DIResolutionContext {
   /// The instance of `component`, from its lifetime's storage or new.
   mutating func instance(of component: Component) throws(DIError) -> Any {
     if let ready = Self.cachedInstance(of: component) { return ready }
-    // One small function per storage: a deep graph recurses through one of them only, so
-    // each level costs little stack, in debug builds too.
+    // One small function per storage: a debug build, which inlines none of them, recurses
+    // through one only, so each level of a deep graph costs little stack; an optimized
+    // build inlines them back.
     switch component.storage {
     case .none: return try prototypeInstance(of: component)
     case .objectGraph: return try graphInstance(of: component)
@@ -381,6 +382,7 @@ package struct DIResolutionContext {
     }
   }
 
+  @inline(__always)
   private mutating func prototypeInstance(of component: Component) throws(DIError) -> Any {
     let id = ObjectIdentifier(component)
     let graph = graphReference?._withUnsafeGuaranteedRef { ObjectIdentifier($0) }
@@ -390,6 +392,7 @@ package struct DIResolutionContext {
     return try build(component, as: .prototype) { _ in }
   }
 
+  @inline(__always)
   private mutating func graphInstance(of component: Component) throws(DIError) -> Any {
     let graph = sharedGraph()
     if let existing = graph.instance(of: component) { return existing }
@@ -407,6 +410,7 @@ package struct DIResolutionContext {
     return value
   }
 
+  @inline(__always)
   private mutating func cachedInstance(
     of component: Component, in cell: InstanceCell
   ) throws(DIError) -> Any {
@@ -415,6 +419,7 @@ package struct DIResolutionContext {
     }
   }
 
+  @inline(__always)
   private mutating func multitonInstance(
     of component: Component, in cells: MultitonCells
   ) throws(DIError) -> Any {
@@ -423,6 +428,7 @@ package struct DIResolutionContext {
     }
   }
 
+  @inline(__always)
   private mutating func scopedInstance(
     of component: Component, in scope: DIScope, _ cell: ScopedCell
   ) throws(DIError) -> Any {
@@ -431,6 +437,7 @@ package struct DIResolutionContext {
     }
   }
 
+  @inline(__always)
   private mutating func requestScopedInstance(
     of component: Component, key: RequestScopedKey
   ) throws(DIError) -> Any {
