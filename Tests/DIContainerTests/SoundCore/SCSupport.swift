@@ -1,0 +1,379 @@
+// Shared helpers of the SoundCore tests: threads with deadlines (a deadlock fails a test
+// instead of hanging the run), locked boxes, a seeded random generator, digit marker types
+// that make hundreds of distinct component types from one generic class, and the
+// slow-down factor of sanitizer builds.
+//
+// What could crash the process on a broken core (a stack overflow, a trap, a wrongly typed
+// object) runs in an exit test's child process, armed with a watchdog, so that one failure
+// does not take the whole run down.
+//
+// Worker threads never call `#expect`: Swift Testing attributes issues through task-local
+// state that a `Thread` does not inherit. Workers record what they saw; the test checks it.
+
+import DIContainer
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// MARK: - Environment
+
+/// How much slower this build runs than a plain debug build.
+enum SCEnvironment {
+  /// How many times fewer rounds stress tests run: 1 in a plain build, 8 under
+  /// ThreadSanitizer (`SC_SLOWDOWN=<n>` overrides).
+  static let slowdown: Int = {
+    if let text = ProcessInfo.processInfo.environment["SC_SLOWDOWN"], let value = Int(text),
+      value >= 1
+    {
+      return value
+    }
+    return isThreadSanitized ? 8 : 1
+  }()
+
+  /// Whether the ThreadSanitizer runtime is linked into this process.
+  static let isThreadSanitized: Bool = {
+    guard let process = dlopen(nil, RTLD_NOW) else { return false }
+    return dlsym(process, "__tsan_init") != nil
+  }()
+
+  /// `base` rounds in a plain build, fewer in a slow one (never fewer than `minimum`).
+  static func rounds(_ base: Int, minimum: Int = 20) -> Int {
+    max(minimum, base / slowdown)
+  }
+
+  /// How much longer deadlines and time bounds are in this build: 1 in a plain build, 3
+  /// under ThreadSanitizer (`SC_TIME_SCALE=<n>` overrides). Smaller than `slowdown`: the
+  /// bounds are generous already, and a failing run should not take many minutes.
+  static let timeScale: Int = {
+    if let text = ProcessInfo.processInfo.environment["SC_TIME_SCALE"], let value = Int(text),
+      value >= 1
+    {
+      return value
+    }
+    return isThreadSanitized ? 3 : 1
+  }()
+
+  /// `base` seconds in a plain build, more in a slow one.
+  static func seconds(_ base: Double) -> Double {
+    base * Double(timeScale)
+  }
+}
+
+/// Kills this process with SIGALRM after `seconds` (scaled for slow builds): the first
+/// call of every exit test's child, so that a child that hangs where no deadline of its
+/// own can help (inside ThreadSanitizer, say) fails its test instead of blocking the run.
+func scArmWatchdog(_ seconds: Double = 30) {
+  alarm(UInt32(SCEnvironment.seconds(seconds).rounded(.up)))
+}
+
+/// Exit codes of the exit tests' child processes.
+enum SCExit {
+  /// The child's work returned.
+  static let returned: Int32 = 20
+  /// The child's work did not finish before its deadline (a deadlock or a runaway).
+  static let hung: Int32 = 21
+}
+
+// MARK: - Threads
+//
+// The work under test runs on threads of its own. Tests wait for it asynchronously, in
+// short blocking slices with a yield between them, so that a stuck test does not hold
+// one of the few threads of Swift Testing's pool for its whole deadline.
+
+/// The instant `seconds` from now.
+func scDeadline(in seconds: Double) -> ContinuousClock.Instant {
+  .now + .seconds(seconds)
+}
+
+/// One wait of at most 10 ms for a signal (synchronous: `wait` is not for async code,
+/// where only a slice this short is harmless).
+private func scWaitSlice(_ semaphore: DispatchSemaphore) -> Bool {
+  semaphore.wait(timeout: .now() + .milliseconds(10)) == .success
+}
+
+/// Waits for `count` signals of `semaphore`; false when `deadline` passed first.
+func scWait(
+  for semaphore: DispatchSemaphore, count: Int = 1, until deadline: ContinuousClock.Instant
+) async -> Bool {
+  var received = 0
+  while received < count {
+    if scWaitSlice(semaphore) {
+      received += 1
+    } else if ContinuousClock.now >= deadline {
+      return false
+    } else {
+      await Task.yield()
+    }
+  }
+  return true
+}
+
+/// Runs `body(index)` for every index in `0..<count`, each on a thread of its own with a
+/// `stackSize` stack (8 MiB, the default main-thread size, unless told), released together
+/// once all have started. Returns whether every thread returned within `timeout` seconds;
+/// threads still stuck after it are leaked.
+@discardableResult
+func scRunThreads(
+  _ count: Int, stackSize: Int = 8 << 20, timeout: Double,
+  _ body: @escaping @Sendable (Int) -> Void
+) async -> Bool {
+  let ready = DispatchSemaphore(value: 0)
+  let go = DispatchSemaphore(value: 0)
+  let finished = DispatchSemaphore(value: 0)
+  for index in 0..<count {
+    let thread = Thread {
+      ready.signal()
+      go.wait()
+      body(index)
+      finished.signal()
+    }
+    thread.stackSize = stackSize
+    thread.start()
+  }
+  let deadline = scDeadline(in: timeout)
+  guard await scWait(for: ready, count: count, until: deadline) else { return false }
+  for _ in 0..<count { go.signal() }
+  return await scWait(for: finished, count: count, until: deadline)
+}
+
+/// Runs `body` on a new thread with a `stackSize` stack; returns whether it returned
+/// within `timeout` seconds.
+@discardableResult
+func scRunOnThread(
+  stackSize: Int = 8 << 20, timeout: Double, _ body: @escaping @Sendable () -> Void
+) async -> Bool {
+  await scRunThreads(1, stackSize: stackSize, timeout: timeout) { _ in body() }
+}
+
+/// Runs `body` on a thread of its own (8 MiB stack) and returns its result; nil when it
+/// did not return within `timeout` seconds (scaled for slow builds): a deadlock fails the
+/// test instead of hanging the run.
+func scWithin<T>(_ timeout: Double = 10, _ body: @escaping @Sendable () -> T) async -> T? {
+  let result = SCLocked<T?>(nil)
+  let finished = await scRunOnThread(timeout: SCEnvironment.seconds(timeout)) {
+    let value = body()
+    result.withLock { $0 = value }
+  }
+  return finished ? result.current : nil
+}
+
+/// What a resolution gave.
+typealias SCOutcome<T> = Result<T, DIError>
+
+/// `resolver.tryResolve()` on a thread of its own; nil when it hung.
+func scTryResolve<T>(_ type: T.Type = T.self, from resolver: any DIResolver) async
+  -> SCOutcome<T>?
+{
+  await scWithin { Result { () throws(DIError) -> T in try resolver.tryResolve() } }
+}
+
+/// The error of resolving a `T` (on a thread, with a deadline); records an issue and
+/// returns nil when it resolved or hung.
+func scFailure<T>(
+  _ type: T.Type, from resolver: any DIResolver, sourceLocation: SourceLocation = #_sourceLocation
+) async -> DIError? {
+  switch await scTryResolve(type, from: resolver) {
+  case nil:
+    Issue.record("resolving \(type) hung", sourceLocation: sourceLocation)
+    return nil
+  case .success?:
+    Issue.record("\(type) resolved, but it cannot be built", sourceLocation: sourceLocation)
+    return nil
+  case .failure(let error)?:
+    return error
+  }
+}
+
+/// The instance of resolving a `T` (on a thread, with a deadline); records an issue and
+/// returns nil when it failed or hung.
+func scInstance<T>(
+  _ type: T.Type, from resolver: any DIResolver, sourceLocation: SourceLocation = #_sourceLocation
+) async -> T? {
+  switch await scTryResolve(type, from: resolver) {
+  case nil:
+    Issue.record("resolving \(type) hung", sourceLocation: sourceLocation)
+    return nil
+  case .success(let instance)?:
+    return instance
+  case .failure(let error)?:
+    Issue.record("resolving \(type) failed: \(scBrief(error))", sourceLocation: sourceLocation)
+    return nil
+  }
+}
+
+/// Two long-lived threads that run one job at the same moment, round after round, so a
+/// test of thousands of rounds does not create thousands of threads.
+final class SCPairRunner: @unchecked Sendable {
+  private let lock = NSLock()
+  private var job: (@Sendable (Int) -> Void)?
+  private var stopped = false
+  private let starts = [DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)]
+  private let done = DispatchSemaphore(value: 0)
+  private let arrived = Atomic<Int>(0)
+
+  init() {
+    for worker in 0..<2 {
+      let thread = Thread { [self] in loop(worker) }
+      thread.stackSize = 8 << 20
+      thread.start()
+    }
+  }
+
+  private func loop(_ worker: Int) {
+    while true {
+      starts[worker].wait()
+      let (job, stopped) = lock.withLock { (self.job, self.stopped) }
+      if stopped { return }
+      // Rendezvous: both threads start the job as close together as they can.
+      arrived.add(1, ordering: .acquiringAndReleasing)
+      var spins = 0
+      while arrived.load(ordering: .acquiring) < 2 {
+        spins += 1
+        if spins > 1_000 { sched_yield() }
+      }
+      job?(worker)
+      done.signal()
+    }
+  }
+
+  /// Runs `job(0)` and `job(1)` on the two threads at once; returns whether both returned
+  /// before `deadline`. After a false, the runner is stuck: do not use it again.
+  func run(until deadline: ContinuousClock.Instant, _ job: @escaping @Sendable (Int) -> Void)
+    async -> Bool
+  {
+    lock.withLock { self.job = job }
+    arrived.store(0, ordering: .releasing)
+    starts[0].signal()
+    starts[1].signal()
+    return await scWait(for: done, count: 2, until: deadline)
+  }
+
+  /// Lets both threads end (only after a `run` that returned true).
+  func stop() {
+    lock.withLock { stopped = true }
+    starts[0].signal()
+    starts[1].signal()
+  }
+}
+
+// MARK: - Shared state
+
+/// A value guarded by a lock (an `NSLock`, which ThreadSanitizer understands on Linux).
+final class SCLocked<Value>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value: Value
+
+  init(_ value: Value) { self.value = value }
+
+  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body(&value)
+  }
+
+  var current: Value { withLock { $0 } }
+}
+
+/// A thread-safe counter.
+final class SCCounter: Sendable {
+  private let count = Atomic<Int>(0)
+
+  @discardableResult
+  func next() -> Int { count.add(1, ordering: .relaxed).newValue }
+
+  var value: Int { count.load(ordering: .relaxed) }
+}
+
+/// A flag one thread raises and others poll.
+final class SCFlag: Sendable {
+  private let raised = Atomic<Bool>(false)
+  func raise() { raised.store(true, ordering: .releasing) }
+  var isRaised: Bool { raised.load(ordering: .acquiring) }
+}
+
+/// Resident memory of this process, in bytes (nil where /proc is missing).
+func scResidentBytes() -> Int? {
+  guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else {
+    return nil
+  }
+  let fields = text.split(separator: " ")
+  guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+  return pages * Int(getpagesize())
+}
+
+/// `text` with module qualification removed, so a type reads the same whether the
+/// library printed it with `String(describing:)` or `String(reflecting:)`.
+func scUnqualified(_ text: String) -> String {
+  text.replacingOccurrences(of: "DIContainerTests.", with: "")
+}
+
+/// The start of an error's text, enough to see what went wrong without pages of path.
+func scBrief(_ error: some Error & CustomStringConvertible) -> String {
+  let text = error.description
+  return text.count <= 800 ? text : text.prefix(800) + "…"
+}
+
+/// How many times `needle` occurs in `text`.
+func scOccurrences(of needle: String, in text: String) -> Int {
+  text.components(separatedBy: needle).count - 1
+}
+
+// MARK: - Random
+
+/// SplitMix64: a small seeded generator, so a failing random test reproduces.
+struct SCRandom: RandomNumberGenerator {
+  private var state: UInt64
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+// MARK: - Digit markers
+
+/// A decimal digit as a type: generic classes over a few digits give hundreds of
+/// distinct component types without a generated file (`SCLevel<SCDigit0, SCDigit4,
+/// SCDigit2>` is level 42).
+protocol SCDigit: SendableMetatype {
+  static var value: Int { get }
+}
+
+enum SCDigit0: SCDigit { static var value: Int { 0 } }
+enum SCDigit1: SCDigit { static var value: Int { 1 } }
+enum SCDigit2: SCDigit { static var value: Int { 2 } }
+enum SCDigit3: SCDigit { static var value: Int { 3 } }
+enum SCDigit4: SCDigit { static var value: Int { 4 } }
+enum SCDigit5: SCDigit { static var value: Int { 5 } }
+enum SCDigit6: SCDigit { static var value: Int { 6 } }
+enum SCDigit7: SCDigit { static var value: Int { 7 } }
+enum SCDigit8: SCDigit { static var value: Int { 8 } }
+enum SCDigit9: SCDigit { static var value: Int { 9 } }
+
+/// The marker type of the decimal digit `value` (0...9).
+func scDigit(_ value: Int) -> any SCDigit.Type {
+  switch value {
+  case 0: return SCDigit0.self
+  case 1: return SCDigit1.self
+  case 2: return SCDigit2.self
+  case 3: return SCDigit3.self
+  case 4: return SCDigit4.self
+  case 5: return SCDigit5.self
+  case 6: return SCDigit6.self
+  case 7: return SCDigit7.self
+  case 8: return SCDigit8.self
+  case 9: return SCDigit9.self
+  default: preconditionFailure("not a digit: \(value)")
+  }
+}
