@@ -87,16 +87,3 @@ package struct Locked<Value>: @unchecked Sendable {
     }
   }
 }
-
-/// A lock that guards no value of its own: it serializes a piece of work.
-struct Lock: Sendable {
-  private let locked = Locked<Int>(0)
-
-  /// Runs `body` holding the lock.
-  @inline(__always)
-  func withLock<Result, Failure: Error>(
-    _ body: () throws(Failure) -> Result
-  ) throws(Failure) -> Result {
-    try locked.withLock { (_: inout Int) throws(Failure) -> Result in try body() }
-  }
-}
