@@ -3,7 +3,9 @@ import Synchronization
 import Testing
 
 /// SPEC.md, "Scopes": the snippet verbatim, and a user-written `DIStorage`.
-@Suite struct ScopeSpecTests {
+///
+/// Serialized: both tests make `Cart`s, whose count is process-wide.
+@Suite(.serialized) struct ScopeSpecTests {
   final class Created: Sendable {
     let count = Atomic(0)
     var value: Int { count.load(ordering: .relaxed) }
