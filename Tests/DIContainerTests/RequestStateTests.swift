@@ -1,5 +1,6 @@
 import DIContainer
 import Dispatch
+import Foundation
 import Testing
 
 /// A resolution knows what its request is building, across nested `resolve()` calls and
@@ -60,6 +61,60 @@ import Testing
     #expect(error.description.components(separatedBy: "RequestDeep (").count == 2)
   }
 
+  @Test(arguments: [DILifetime.perContainer(.single), .custom(DIScope(name: "Open")), .scoped])
+  func anotherThreadNeverSeesACachedInstanceBeforeItsPostponedInjectionRan(
+    _ lifetime: DILifetime
+  ) {
+    let container = DIContainer()
+    let inside = DispatchSemaphore(value: 0)
+    // X's cycle-breaking injection runs after X is made; while it runs (Y's factory), another
+    // thread asks for X.
+    container.register { OpenX() }.lifetime(lifetime).injection(cycle: true, \.y)
+    container.register { (x: OpenX) -> OpenY in
+      inside.signal()
+      usleep(100_000)
+      return OpenY(x: x)
+    }
+    let scope = container.makeScope()
+    let seen = Lines()
+    let done = DispatchGroup()
+    // Threads of their own: the second must run while the first sleeps in Y's factory.
+    for waitsFirst in [false, true] {
+      done.enter()
+      Thread.detachNewThread {
+        if waitsFirst { _ = inside.wait(timeout: .now() + 5) }
+        let x: OpenX = scope.resolve()
+        seen.append(x.y == nil ? "half-built" : "whole")
+        done.leave()
+      }
+    }
+    #expect(done.wait(timeout: .now() + 20) == .success, "resolving deadlocked")
+    #expect(seen.all == ["whole", "whole"])
+    scope.close()
+  }
+
+  @Test func aRequestFailingInPostponedWorkKeepsNoHalfBuiltCachedInstance() {
+    let container = DIContainer()
+    let made = Counter()
+    container.register { () -> OpenX in
+      made.next()
+      return OpenX()
+    }
+    .lifetime(.perContainer(.single)).injection(cycle: true, \.y)
+    container.register { (x: OpenX, _: OpenDependency) in OpenY(x: x) }
+    // X's postponed injection needs Y, which needs a dependency not registered yet.
+    let first = Result { () throws(DIError) -> OpenX in try container.tryResolve() }
+    guard case .failure(let error) = first else {
+      Issue.record("the request succeeded without Y's dependency")
+      return
+    }
+    #expect(error.code == .notRegistered)
+    container.register { OpenDependency() }
+    let second: OpenX = container.resolve()
+    #expect(second.y != nil)
+    #expect(made.value == 2, "the half-built X of the failed request was kept")
+  }
+
   @Test func errorCodesCompareAndPrint() {
     #expect(DIError.Code.cycle == .cycle)
     #expect(DIError.Code.cycle != .tooDeep)
@@ -103,3 +158,14 @@ private final class RequestGroup: RequestMember {
 }
 
 private final class RequestSolo: RequestMember {}
+
+private final class OpenX: @unchecked Sendable {
+  var y: OpenY?
+}
+
+private final class OpenY: @unchecked Sendable {
+  let x: OpenX
+  init(x: OpenX) { self.x = x }
+}
+
+private final class OpenDependency {}

@@ -67,6 +67,17 @@ public final class DIRequestScope: Sendable {
     mutating func setMaking(_ making: Making?, for key: ObjectIdentifier) {
       slots[key] = making.map(Slot.making)
     }
+
+    /// Keeps `instance` for `key`, unless the scope is closed: then it comes back, for its
+    /// hook to run.
+    mutating func keep(_ instance: Instance, for key: ObjectIdentifier, hook: CleanHook?)
+      -> Entry?
+    {
+      let entry = Entry(instance: instance, hook: hook, sequence: Teardown.nextSequence())
+      guard !isClosed else { return entry }
+      slots[key] = .ready(entry)
+      return nil
+    }
   }
 
   let reference: ContainerReference

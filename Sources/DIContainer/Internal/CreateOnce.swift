@@ -96,24 +96,51 @@ enum CreateOnce {
     make: (Publisher<State>) throws(DIError) -> Instance,
     store: (inout State, Instance) -> Stored
   ) throws(DIError) -> (Instance, Stored?) {
+    let outcome = try valueOrOpen(
+      in: locked, key: key, for: request,
+      make: { (publisher) throws(DIError) in (try make(publisher), true) }, store: store)
+    switch outcome {
+    case .done(let instance, let stored): return (instance, stored)
+    case .open(let instance, let making):
+      // `make` always reports a complete value.
+      _ = making.commit { store(&$0, instance) }
+      return (instance, nil)
+    }
+  }
+
+  /// Like ``value(in:key:for:make:store:)``, but `make` also says whether its value is
+  /// complete; an incomplete one is not kept now, and its making stays open, for the
+  /// caller to commit once the value is complete (or abandon).
+  @inline(__always)
+  static func valueOrOpen<State: CreationState, Stored>(
+    in locked: Locked<State>, key: State.Key, for request: ResolutionRequest,
+    make: (Publisher<State>) throws(DIError) -> (Instance, complete: Bool),
+    store: (inout State, Instance) -> Stored
+  ) throws(DIError) -> CreationOutcome<State, Stored> {
     let me = request.identity
     let token: UInt64
     switch try claim(in: locked, key: key, by: me) {
-    case .ready(let instance): return (instance, nil)
+    case .ready(let instance): return .done(instance, nil)
     case .reentered(let partial):
       guard let partial else { throw DIError(.cycle) }
-      return (partial, nil)
+      return .done(partial, nil)
     case .claimed(let claimed): token = claimed
     }
-    let instance: Instance
+    let made: (Instance, complete: Bool)
     do throws(DIError) {
-      instance = try make(Publisher(locked: locked, key: key))
+      made = try make(Publisher(locked: locked, key: key))
     } catch {
       finish(locked, key: key, token: token) { _ in }
       throw error
     }
+    let (instance, complete) = made
+    guard complete else {
+      // Its own request goes on using it; the others wait for the commit.
+      Publisher(locked: locked, key: key)(instance.value)
+      return .open(instance, OpenMaking(locked: locked, key: key, token: token))
+    }
     let stored = finish(locked, key: key, token: token) { store(&$0, instance) }
-    return (instance, stored)
+    return .done(instance, stored)
   }
 
   private enum Claim {
@@ -154,7 +181,7 @@ enum CreateOnce {
   /// Ends the making `token` of `key`: `update` runs under the lock, then the making is
   /// forgotten unless `update` replaced it, and waiting requests wake.
   @inline(__always)
-  private static func finish<State: CreationState, Result>(
+  fileprivate static func finish<State: CreationState, Result>(
     _ locked: Locked<State>, key: State.Key, token: UInt64,
     _ update: (inout State) -> Result
   ) -> Result {
@@ -172,6 +199,33 @@ enum CreateOnce {
   }
 
   private static let nextToken = Atomic<UInt64>(0)
+}
+
+/// What ``CreateOnce/valueOrOpen(in:key:for:make:store:)`` gives.
+enum CreationOutcome<State: CreationState, Stored> {
+  /// The value, and what `store` returned when this call made and kept it.
+  case done(Instance, Stored?)
+  /// A value made now that its request is not done with (work it postponed still has to
+  /// run on it): other requests wait until ``OpenMaking/commit(_:)`` keeps it.
+  case open(Instance, OpenMaking<State>)
+}
+
+/// A making whose value is made but not kept yet: its request has postponed work to run on
+/// it first. Other requests wait until ``commit(_:)``; ``abandon()`` lets them make their own.
+struct OpenMaking<State: CreationState> {
+  fileprivate let locked: Locked<State>
+  fileprivate let key: State.Key
+  fileprivate let token: UInt64
+
+  /// Keeps the value with `store` and ends the making.
+  func commit<Result>(_ store: (inout State) -> Result) -> Result {
+    CreateOnce.finish(locked, key: key, token: token, store)
+  }
+
+  /// Ends the making without keeping the value (its request failed).
+  func abandon() {
+    CreateOnce.finish(locked, key: key, token: token) { _ in }
+  }
 }
 
 /// Which request waits for which other request's making, so a wait that would close a

@@ -14,30 +14,40 @@ extension DIRequestScope {
   /// request fails.
   func instance(
     of component: Component, key: RequestScopedKey, for request: ResolutionRequest,
-    _ make: (_ publish: (Any) -> Void) throws(DIError) -> Any
+    _ make: (_ publish: (Any) -> Void) throws(DIError) -> (Any, complete: Bool)
   ) throws(DIError) -> Any {
     let id = ObjectIdentifier(key)
     let hook = component.onClean
-    let (instance, kept) = try CreateOnce.value(
+    let outcome = try CreateOnce.valueOrOpen(
       in: state, key: id, for: request,
-      make: { (publisher) throws(DIError) -> Instance in
+      make: { (publisher) throws(DIError) -> (Instance, complete: Bool) in
         guard !isClosed else { throw Self.closedError }
-        return Instance(value: try make { publisher($0) })
+        let (value, complete) = try make { publisher($0) }
+        return (Instance(value: value), complete)
       },
-      store: { state, instance -> Entry? in
-        let entry = Entry(instance: instance, hook: hook, sequence: Teardown.nextSequence())
-        guard !state.isClosed else { return entry }
-        state.slots[id] = .ready(entry)
-        return nil
-      })
-    if let dropped = kept ?? nil {
-      // Closed while the instance was made: it is dropped now.
-      if let hook {
-        Teardown.run([Teardown(instance: dropped.instance, sequence: dropped.sequence, hook: hook)])
+      store: { state, instance in state.keep(instance, for: id, hook: hook) })
+    switch outcome {
+    case .done(let instance, let dropped):
+      if let dropped = dropped ?? nil {
+        Self.drop(dropped)
+        throw Self.closedError
       }
-      throw Self.closedError
+      return instance.value
+    case .open(let instance, let making):
+      request.leaveOpen { keep in
+        guard keep else { return making.abandon() }
+        if let dropped = making.commit({ $0.keep(instance, for: id, hook: hook) }) {
+          Self.drop(dropped)
+        }
+      }
+      return instance.value
     }
-    return instance.value
+  }
+
+  /// Runs the hook of an instance made while the scope closed: it is dropped now.
+  private static func drop(_ entry: Entry) {
+    guard let hook = entry.hook else { return }
+    Teardown.run([Teardown(instance: entry.instance, sequence: entry.sequence, hook: hook)])
   }
 
   /// A resolve in a scope after ``close()``.

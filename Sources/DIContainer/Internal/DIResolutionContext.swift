@@ -28,6 +28,9 @@ package struct DIResolutionContext {
   /// The runtime arguments for the component asked for; owned by the request's caller.
   private let argumentBuffer: UnsafeBufferPointer<Any>?
   var nextArgument = 0
+  /// The request's open makings before this resolution: those after it are this
+  /// resolution's to settle (see ``ResolutionRequest/settleOpenMakings(from:keep:)``).
+  private let openMakingsMark: Int
   /// How many components this resolution is building, one inside the other: runtime
   /// arguments go to the outermost one.
   var depth = 0
@@ -52,12 +55,13 @@ package struct DIResolutionContext {
     self.container = container
     let requestReference = ResolutionRequest.currentReference
     self.requestReference = requestReference
-    let access = requestReference._withUnsafeGuaranteedRef { request in
+    let (access, openMakingsMark) = requestReference._withUnsafeGuaranteedRef { request in
       let access = UnsafeSnapshotAccess.begin(container, for: request)
       request.contexts += 1
-      return access
+      return (access, request.openMakingsMark)
     }
     self.access = access
+    self.openMakingsMark = openMakingsMark
     table = access.withSnapshot { .passUnretained($0.table) }
     self.requester = requester
     self.argumentBuffer = arguments
@@ -105,7 +109,10 @@ package struct DIResolutionContext {
 
   /// Ends the resolution, however it ended.
   private mutating func end() {
+    let mark = openMakingsMark
     requestReference._withUnsafeGuaranteedRef { request in
+      // Still open only when the resolution failed before its postponed work was done.
+      request.settleOpenMakings(from: mark, keep: false)
       request.contexts -= 1
       access.end()
     }
@@ -415,7 +422,7 @@ package struct DIResolutionContext {
     of component: Component, in cell: InstanceCell
   ) throws(DIError) -> Any {
     try cell.instance(for: request, hook: component.onClean) {
-      publish throws(DIError) in try build(component, as: .cached, publish: publish)
+      publish throws(DIError) in try buildCached(component, publish: publish)
     }
   }
 
@@ -424,7 +431,7 @@ package struct DIResolutionContext {
     of component: Component, in cells: MultitonCells
   ) throws(DIError) -> Any {
     try cells.cell(for: try multitonKey()).instance(for: request, hook: component.onClean) {
-      publish throws(DIError) in try build(component, as: .cached, publish: publish)
+      publish throws(DIError) in try buildCached(component, publish: publish)
     }
   }
 
@@ -433,7 +440,7 @@ package struct DIResolutionContext {
     of component: Component, in scope: DIScope, _ cell: ScopedCell
   ) throws(DIError) -> Any {
     try cell.instance(in: scope, hook: component.onClean, for: request) {
-      publish throws(DIError) in try build(component, as: .cached, publish: publish)
+      publish throws(DIError) in try buildCached(component, publish: publish)
     }
   }
 
@@ -443,8 +450,19 @@ package struct DIResolutionContext {
   ) throws(DIError) -> Any {
     guard let requestScope else { throw DIRequestScope.outsideScopeError(component) }
     return try requestScope.instance(of: component, key: key, for: request) {
-      publish throws(DIError) in try build(component, as: .cached, publish: publish)
+      publish throws(DIError) in try buildCached(component, publish: publish)
     }
+  }
+
+  /// Makes a new instance of the caching `component`, and says whether it is complete:
+  /// not when this resolution still has postponed work, which may be about it (its
+  /// lifetime keeps it only once that work is done, so no other request sees it before).
+  private mutating func buildCached(
+    _ component: Component, publish: (Any) -> Void
+  ) throws(DIError) -> (Any, complete: Bool) {
+    let value = try build(component, as: .cached, publish: publish)
+    let pending = graphReference?._withUnsafeGuaranteedRef { $0.hasPending } ?? false
+    return (value, !pending)
   }
 
   /// Makes a new instance of `component` and runs its injections; `publish` receives it
@@ -543,5 +561,7 @@ package struct DIResolutionContext {
       }
       component.postInit?(pending.instance.value)
     }
+    // The postponed work is done: the cached instances it was about are complete.
+    request.settleOpenMakings(from: openMakingsMark, keep: true)
   }
 }

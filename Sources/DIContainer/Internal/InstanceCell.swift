@@ -23,6 +23,20 @@ final class InstanceCell: Sendable {
     /// Set by ``retire()``: the cell is no longer reachable, so it keeps nothing more.
     fileprivate var isRetired = false
 
+    /// Keeps `instance` (weakly for a `.weak` lifetime when it is an object), unless the
+    /// cell is retired: then it comes back with its stamp, for its hook to run.
+    mutating func keep(_ instance: Instance, weak: Bool) -> (Instance, UInt64)? {
+      let sequence = Teardown.nextSequence()
+      guard !isRetired else { return (instance, sequence) }
+      if weak {
+        slot = classInstance(instance.value).map { .weak(WeakReference($0)) } ?? .empty
+      } else {
+        slot = .strong(instance)
+      }
+      self.sequence = sequence
+      return nil
+    }
+
     var readyValue: Instance? {
       switch slot {
       case .empty: nil
@@ -47,33 +61,43 @@ final class InstanceCell: Sendable {
   /// The cached instance, or the one `make` creates for `request`.
   ///
   /// `make` receives a callback to publish the instance to its own request as soon as it
-  /// exists, before its injections run.
+  /// exists, before its injections run, and says whether the instance is complete: one
+  /// with postponed work still to run is kept only when `request` settles it (see
+  /// ``ResolutionRequest/settleOpenMakings(from:keep:)``); other requests wait until then.
   ///
   /// - Parameter hook: The component's `onClean`, run at once for an instance made for a
   ///   retired cell (which keeps nothing).
   func instance(
     for request: ResolutionRequest, hook: CleanHook?,
-    _ make: (_ publish: (Any) -> Void) throws(DIError) -> Any
+    _ make: (_ publish: (Any) -> Void) throws(DIError) -> (Any, complete: Bool)
   ) throws(DIError) -> Any {
     let weak = isWeak
-    let (instance, late) = try CreateOnce.value(
+    let outcome = try CreateOnce.valueOrOpen(
       in: state, key: (), for: request,
-      make: { (publisher) throws(DIError) in Instance(value: try make { publisher($0) }) },
-      store: { state, instance -> (Instance, UInt64)? in
-        let sequence = Teardown.nextSequence()
-        guard !state.isRetired else { return (instance, sequence) }
-        if weak {
-          state.slot = classInstance(instance.value).map { .weak(WeakReference($0)) } ?? .empty
-        } else {
-          state.slot = .strong(instance)
+      make: { (publisher) throws(DIError) in
+        let (value, complete) = try make { publisher($0) }
+        return (Instance(value: value), complete)
+      },
+      store: { state, instance in state.keep(instance, weak: weak) })
+    switch outcome {
+    case .done(let instance, let late):
+      if let late = late ?? nil { Self.drop(late, hook: hook) }
+      return instance.value
+    case .open(let instance, let making):
+      request.leaveOpen { keep in
+        guard keep else { return making.abandon() }
+        if let late = making.commit({ $0.keep(instance, weak: weak) }) {
+          Self.drop(late, hook: hook)
         }
-        state.sequence = sequence
-        return nil
-      })
-    if let (dropped, sequence) = late ?? nil, let hook {
-      Teardown.run([Teardown(instance: dropped, sequence: sequence, hook: hook)])
+      }
+      return instance.value
     }
-    return instance.value
+  }
+
+  /// Runs the hook of an instance made for a retired cell.
+  private static func drop(_ late: (Instance, UInt64), hook: CleanHook?) {
+    guard let hook else { return }
+    Teardown.run([Teardown(instance: late.0, sequence: late.1, hook: hook)])
   }
 
   /// Drops the cached instance and returns it with its creation stamp, so the caller runs

@@ -99,4 +99,9 @@ package final class ObjectGraph: Sendable {
       return state.pending[state.nextPending]
     }
   }
+
+  /// Whether postponed work is waiting to run.
+  var hasPending: Bool {
+    state.withLock { $0.nextPending < $0.pending.count }
+  }
 }

@@ -56,6 +56,9 @@ final class ResolutionRequest: @unchecked Sendable {
   /// One bit per component under construction (a Bloom filter of one word): when a
   /// component's bit is clear, it is not under construction, and no frame is looked at.
   @exclusivity(unchecked) private var buildingBits: UInt64 = 0
+  /// What to do with the makings left open (``OpenMaking``) by the resolutions running:
+  /// keep their values once the postponed work on them is done (true), or abandon them.
+  @exclusivity(unchecked) private var openMakings: [(_ keep: Bool) -> Void] = []
   /// How many resolution contexts of this thread are running, one inside the other.
   @exclusivity(unchecked) var contexts = 0
   /// How many instances that a later request finds (anything but `.prototype`) the
@@ -124,6 +127,22 @@ final class ResolutionRequest: @unchecked Sendable {
   @inline(__always)
   func pop() {
     buildingBits = frames.pop().outerBits
+  }
+
+  /// How many makings are open: a resolution settles those opened after this mark.
+  var openMakingsMark: Int { openMakings.count }
+
+  /// Leaves a making open until the resolution that opened it settles it.
+  func leaveOpen(_ settle: @escaping (_ keep: Bool) -> Void) {
+    openMakings.append(settle)
+  }
+
+  /// Keeps (or abandons) the values of the makings opened since `mark`, in order.
+  func settleOpenMakings(from mark: Int, keep: Bool) {
+    guard openMakings.count > mark else { return }
+    let settling = openMakings[mark...]
+    openMakings.removeSubrange(mark...)
+    for settle in settling { settle(keep) }
   }
 
   /// Whether `component` may be under construction (false: it is not).

@@ -21,22 +21,35 @@ final class ScopedCell: Sendable {
   }
 
   /// The instance `scope` keeps for this component, or the one `make` creates (and the
-  /// scope then keeps).
+  /// scope then keeps; an incomplete one only once `request` settles it, see
+  /// ``InstanceCell/instance(for:hook:_:)``).
   func instance(
     in scope: DIScope, hook: CleanHook?, for request: ResolutionRequest,
-    _ make: (_ publish: (Any) -> Void) throws(DIError) -> Any
+    _ make: (_ publish: (Any) -> Void) throws(DIError) -> (Any, complete: Bool)
   ) throws(DIError) -> Any {
     if let ready = try scope.instance(for: key) { return ready.value }
-    let (instance, _) = try CreateOnce.value(
+    let key = key
+    let outcome = try CreateOnce.valueOrOpen(
       in: state, key: (), for: request,
-      make: { (publisher) throws(DIError) -> Instance in
+      make: { (publisher) throws(DIError) -> (Instance, complete: Bool) in
         // Made by the request that held the making before this one claimed it.
-        if let ready = try scope.instance(for: key) { return ready }
-        let instance = Instance(value: try make { publisher($0) })
-        scope.keep(instance, for: key, hook: hook)
-        return instance
+        if let ready = try scope.instance(for: key) { return (ready, true) }
+        let (value, complete) = try make { publisher($0) }
+        let instance = Instance(value: value)
+        // The storage is called outside every lock of the library.
+        if complete { scope.keep(instance, for: key, hook: hook) }
+        return (instance, complete)
       },
       store: { _, _ in () })
-    return instance.value
+    switch outcome {
+    case .done(let instance, _):
+      return instance.value
+    case .open(let instance, let making):
+      request.leaveOpen { keep in
+        if keep { scope.keep(instance, for: key, hook: hook) }
+        making.abandon()  // Ends the making: the storage has the instance, or nothing.
+      }
+      return instance.value
+    }
   }
 }
