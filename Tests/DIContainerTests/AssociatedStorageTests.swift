@@ -1,5 +1,6 @@
 import DIContainer
 import Dispatch
+import Foundation
 import Testing
 
 private final class StoreOwner: Sendable {}
@@ -176,4 +177,50 @@ private final class Manual: Sendable {
     #expect(weakOld == nil)
     #expect((storage.get(for: owner) as Manual?)?.id == 2)
   }
+
+  @Test func aReplacedValueIsReleasedAfterTheLockSoItsDeinitMayUseTheStorage() {
+    let storage = AssociatedStorage()
+    let finished = finishesOnAThread(within: 5) {
+      let owner = Owner()
+      storage.set(StorageUser(storage), for: owner)
+      // The making form replaces a value of another type.
+      let text: String = storage.get(for: owner) { _ in "made" }
+      #expect(text == "made")
+      withExtendedLifetime(owner) {}
+    }
+    #expect(finished, "releasing the replaced value under the storage's lock deadlocked")
+  }
+
+  @Test func aValueSetDuringTheMakingIsReleasedAfterTheLock() {
+    let storage = AssociatedStorage()
+    let finished = finishesOnAThread(within: 5) {
+      let owner = Owner()
+      let text: String = storage.get(for: owner) { owner in
+        storage.set(StorageUser(storage), for: owner)
+        return "made"
+      }
+      #expect(text == "made")
+      withExtendedLifetime(owner) {}
+    }
+    #expect(finished, "releasing the value set meanwhile under the storage's lock deadlocked")
+  }
+}
+
+/// A value whose deinit uses the storage it lives in.
+private final class StorageUser: @unchecked Sendable {
+  let storage: AssociatedStorage
+  init(_ storage: AssociatedStorage) { self.storage = storage }
+  deinit { _ = storage.count }
+}
+
+/// Runs `body` on a thread of its own; false if it does not finish in `seconds`.
+private func finishesOnAThread(within seconds: Double, _ body: @escaping @Sendable () -> Void)
+  -> Bool
+{
+  let done = DispatchSemaphore(value: 0)
+  Thread.detachNewThread {
+    body()
+    done.signal()
+  }
+  return done.wait(timeout: .now() + seconds) == .success
 }

@@ -115,6 +115,16 @@ import Testing
     #expect(made.value == 2, "the half-built X of the failed request was kept")
   }
 
+  @Test func aPrototypeRecursingWithOtherRuntimeArgumentsIsNotACycle() throws {
+    let container = DIContainer()
+    container.register { (depth: DIArg<Int>, next: Provider1<ArgumentNode, Int>) in
+      let depth = arg(depth)
+      return ArgumentNode(depth: depth, child: depth > 0 ? try? next.tryValue(depth - 1) : nil)
+    }
+    let node: ArgumentNode = try container.tryResolve(arguments: [3])
+    #expect(node.child?.child?.child?.depth == 0)
+  }
+
   @Test func errorCodesCompareAndPrint() {
     #expect(DIError.Code.cycle == .cycle)
     #expect(DIError.Code.cycle != .tooDeep)
@@ -169,3 +179,12 @@ private final class OpenY: @unchecked Sendable {
 }
 
 private final class OpenDependency {}
+
+private final class ArgumentNode: Sendable {
+  let depth: Int
+  let child: ArgumentNode?
+  init(depth: Int, child: ArgumentNode?) {
+    self.depth = depth
+    self.child = child
+  }
+}

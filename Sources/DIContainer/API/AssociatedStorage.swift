@@ -170,25 +170,27 @@ public final class AssociatedStorage: Sendable {
   ) -> Value {
     let id = ObjectIdentifier(owner)
     let (found, dropped) = state.withLock { state -> (Value?, [Instance]) in
-      let dropped = state.operate()
+      var dropped = state.operate()
       guard let found = state.ready(id) else { return (nil, dropped) }
       // A value of another type is absent for this form, which replaces it.
       guard let typed = found.value as? Value else {
-        state.entries[id] = nil
+        if let removed = state.entries.removeValue(forKey: id) { dropped.append(removed.value) }
         return (nil, dropped)
       }
       return (typed, dropped)
     }
-    // Released here, after the lock.
+    // Released here, after the lock: a value's deinit may use the storage.
     _ = dropped
     if let found { return found }
     do throws(DIError) {
-      let (made, _) = try CreateOnce.value(
+      let (made, replaced) = try CreateOnce.value(
         in: state, key: id, for: ResolutionRequest.current,
         make: { _ in Instance(value: make(owner)) },
         store: { state, made in
-          state.entries[id] = Entry(owner: WeakReference(owner), value: made)
+          state.entries.updateValue(Entry(owner: WeakReference(owner), value: made), forKey: id)
         })
+      // Released here, after the lock (a value set meanwhile, or a dead owner's).
+      _ = replaced
       // What this form or another one of the same type made.
       if let value = made.value as? Value { return value }
       return get(for: owner, make)

@@ -391,6 +391,11 @@ package struct DIResolutionContext {
 
   @inline(__always)
   private mutating func prototypeInstance(of component: Component) throws(DIError) -> Any {
+    // Runtime arguments may differ from one request of it to the next (a recursion that
+    // ends): not a loop to look for.
+    guard !component.takesArguments else {
+      return try build(component, as: .withArguments) { _ in }
+    }
     let id = ObjectIdentifier(component)
     let graph = graphReference?._withUnsafeGuaranteedRef { ObjectIdentifier($0) }
     if requestReference._withUnsafeGuaranteedRef({ $0.endlessLoop(at: id, graph: graph) }) {
@@ -485,13 +490,13 @@ package struct DIResolutionContext {
       depth -= 1
       requester = outerRequester
     }
-    if kind != .prototype { request._withUnsafeGuaranteedRef { $0.reusableBuilds &+= 1 } }
+    if !kind.isNew { request._withUnsafeGuaranteedRef { $0.reusableBuilds &+= 1 } }
     let value = try factory(&self)
     if component.needsInjection {
       // Published only for what runs next: the injections may come back to it.
       publish(value)
       // A published instance's injections may wait for what is under construction.
-      let frame = kind == .prototype ? nil : request._withUnsafeGuaranteedRef { $0.depth - 1 }
+      let frame = kind.isNew ? nil : request._withUnsafeGuaranteedRef { $0.depth - 1 }
       try inject(component, into: value, frame: frame)
     }
     return value

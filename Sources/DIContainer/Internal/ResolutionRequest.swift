@@ -33,6 +33,19 @@ final class ResolutionRequest: @unchecked Sendable {
       case objectGraph(ObjectIdentifier)
       /// Kept by a lifetime or scope, which records its creator and what it made so far.
       case cached
+      /// A `.prototype` taking runtime arguments: asked for again, it may be with other
+      /// arguments (a recursion that ends), so it is never taken for a loop; a recursion
+      /// that does not end is stopped by the stack check (`.tooDeep`).
+      case withArguments
+
+      /// Whether the instance is new at every request (`.prototype`): nothing finds it
+      /// later, in this request or another.
+      var isNew: Bool {
+        switch self {
+        case .prototype, .withArguments: true
+        case .objectGraph, .cached: false
+        }
+      }
     }
 
     let component: ObjectIdentifier
@@ -171,7 +184,7 @@ final class ResolutionRequest: @unchecked Sendable {
       switch frame.kind {
       case .prototype: break
       case .objectGraph(let own): if own == graph { return false }
-      case .cached: return false
+      case .cached, .withArguments: return false
       }
       index -= 1
     }
@@ -283,7 +296,7 @@ enum StackBounds {
     min(max(size / 4, 64 * 1024), 256 * 1024)
   }
 
-  /// The lowest address a request may reach on the calling thread; 0 when unknown.
+  /// The lowest address a request may reach on the calling thread.
   static func limit() -> UInt {
     #if canImport(Darwin)
       let top = UInt(bitPattern: pthread_get_stackaddr_np(pthread_self()))
@@ -291,13 +304,24 @@ enum StackBounds {
       return top - size + reserve(size: size)
     #else
       var attributes = pthread_attr_t()
-      guard let getAttributes, getAttributes(pthread_self(), &attributes) == 0 else { return 0 }
+      guard let getAttributes, getAttributes(pthread_self(), &attributes) == 0 else {
+        return assumedLimit()
+      }
       defer { pthread_attr_destroy(&attributes) }
       var low: UnsafeMutableRawPointer?
       var size = 0
-      guard pthread_attr_getstack(&attributes, &low, &size) == 0, let low else { return 0 }
+      guard pthread_attr_getstack(&attributes, &low, &size) == 0, let low else {
+        return assumedLimit()
+      }
       return UInt(bitPattern: low) + reserve(size: UInt(size))
     #endif
+  }
+
+  /// The limit when the stack's bounds cannot be read: as if 512 KiB (macOS's secondary
+  /// threads) were left where the thread's first request runs.
+  private static func assumedLimit() -> UInt {
+    let size: UInt = 512 * 1024
+    return current() - size + reserve(size: size)
   }
 
   #if !canImport(Darwin)
