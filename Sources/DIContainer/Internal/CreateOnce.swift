@@ -96,34 +96,30 @@ enum CreateOnce {
     make: (Publisher<State>) throws(DIError) -> Instance,
     store: (inout State, Instance) -> Stored
   ) throws(DIError) -> (Instance, Stored?) {
-    let outcome = try valueOrOpen(
+    try valueOrOpen(
       in: locked, key: key, for: request,
-      make: { (publisher) throws(DIError) in (try make(publisher), true) }, store: store)
-    switch outcome {
-    case .done(let instance, let stored): return (instance, stored)
-    case .open(let instance, let making):
-      // `make` always reports a complete value.
-      _ = making.commit { store(&$0, instance) }
-      return (instance, nil)
-    }
+      make: { (publisher) throws(DIError) in (try make(publisher), true) }, store: store,
+      leaveOpen: { _, _ in })  // `make` always reports a complete value.
   }
 
   /// Like ``value(in:key:for:make:store:)``, but `make` also says whether its value is
-  /// complete; an incomplete one is not kept now, and its making stays open, for the
-  /// caller to commit once the value is complete (or abandon).
+  /// complete. An incomplete one (its request has postponed work still to run on it) is
+  /// not kept now: its making stays open, other requests wait, and `leaveOpen` receives
+  /// it, to commit once the value is complete (or abandon).
   @inline(__always)
   static func valueOrOpen<State: CreationState, Stored>(
     in locked: Locked<State>, key: State.Key, for request: ResolutionRequest,
     make: (Publisher<State>) throws(DIError) -> (Instance, complete: Bool),
-    store: (inout State, Instance) -> Stored
-  ) throws(DIError) -> CreationOutcome<State, Stored> {
+    store: (inout State, Instance) -> Stored,
+    leaveOpen: (Instance, OpenMaking<State>) -> Void
+  ) throws(DIError) -> (Instance, Stored?) {
     let me = request.identity
     let token: UInt64
     switch try claim(in: locked, key: key, by: me) {
-    case .ready(let instance): return .done(instance, nil)
+    case .ready(let instance): return (instance, nil)
     case .reentered(let partial):
       guard let partial else { throw DIError(.cycle) }
-      return .done(partial, nil)
+      return (partial, nil)
     case .claimed(let claimed): token = claimed
     }
     let made: (Instance, complete: Bool)
@@ -137,10 +133,11 @@ enum CreateOnce {
     guard complete else {
       // Its own request goes on using it; the others wait for the commit.
       Publisher(locked: locked, key: key)(instance.value)
-      return .open(instance, OpenMaking(locked: locked, key: key, token: token))
+      leaveOpen(instance, OpenMaking(locked: locked, key: key, token: token))
+      return (instance, nil)
     }
     let stored = finish(locked, key: key, token: token) { store(&$0, instance) }
-    return .done(instance, stored)
+    return (instance, stored)
   }
 
   private enum Claim {
@@ -199,15 +196,6 @@ enum CreateOnce {
   }
 
   private static let nextToken = Atomic<UInt64>(0)
-}
-
-/// What ``CreateOnce/valueOrOpen(in:key:for:make:store:)`` gives.
-enum CreationOutcome<State: CreationState, Stored> {
-  /// The value, and what `store` returned when this call made and kept it.
-  case done(Instance, Stored?)
-  /// A value made now that its request is not done with (work it postponed still has to
-  /// run on it): other requests wait until ``OpenMaking/commit(_:)`` keeps it.
-  case open(Instance, OpenMaking<State>)
 }
 
 /// A making whose value is made but not kept yet: its request has postponed work to run on

@@ -18,30 +18,27 @@ extension DIRequestScope {
   ) throws(DIError) -> Any {
     let id = ObjectIdentifier(key)
     let hook = component.onClean
-    let outcome = try CreateOnce.valueOrOpen(
+    let (instance, dropped) = try CreateOnce.valueOrOpen(
       in: state, key: id, for: request,
       make: { (publisher) throws(DIError) -> (Instance, complete: Bool) in
         guard !isClosed else { throw Self.closedError }
         let (value, complete) = try make { publisher($0) }
         return (Instance(value: value), complete)
       },
-      store: { state, instance in state.keep(instance, for: id, hook: hook) })
-    switch outcome {
-    case .done(let instance, let dropped):
-      if let dropped = dropped ?? nil {
-        Self.drop(dropped)
-        throw Self.closedError
-      }
-      return instance.value
-    case .open(let instance, let making):
-      request.leaveOpen { keep in
-        guard keep else { return making.abandon() }
-        if let dropped = making.commit({ $0.keep(instance, for: id, hook: hook) }) {
-          Self.drop(dropped)
+      store: { state, instance in state.keep(instance, for: id, hook: hook) },
+      leaveOpen: { instance, making in
+        request.leaveOpen { keep in
+          guard keep else { return making.abandon() }
+          if let dropped = making.commit({ $0.keep(instance, for: id, hook: hook) }) {
+            Self.drop(dropped)
+          }
         }
-      }
-      return instance.value
+      })
+    if let dropped = dropped ?? nil {
+      Self.drop(dropped)
+      throw Self.closedError
     }
+    return instance.value
   }
 
   /// Runs the hook of an instance made while the scope closed: it is dropped now.

@@ -72,26 +72,23 @@ final class InstanceCell: Sendable {
     _ make: (_ publish: (Any) -> Void) throws(DIError) -> (Any, complete: Bool)
   ) throws(DIError) -> Any {
     let weak = isWeak
-    let outcome = try CreateOnce.valueOrOpen(
+    let (instance, late) = try CreateOnce.valueOrOpen(
       in: state, key: (), for: request,
       make: { (publisher) throws(DIError) in
         let (value, complete) = try make { publisher($0) }
         return (Instance(value: value), complete)
       },
-      store: { state, instance in state.keep(instance, weak: weak) })
-    switch outcome {
-    case .done(let instance, let late):
-      if let late = late ?? nil { Self.drop(late, hook: hook) }
-      return instance.value
-    case .open(let instance, let making):
-      request.leaveOpen { keep in
-        guard keep else { return making.abandon() }
-        if let late = making.commit({ $0.keep(instance, weak: weak) }) {
-          Self.drop(late, hook: hook)
+      store: { state, instance in state.keep(instance, weak: weak) },
+      leaveOpen: { instance, making in
+        request.leaveOpen { keep in
+          guard keep else { return making.abandon() }
+          if let late = making.commit({ $0.keep(instance, weak: weak) }) {
+            Self.drop(late, hook: hook)
+          }
         }
-      }
-      return instance.value
-    }
+      })
+    if let late = late ?? nil { Self.drop(late, hook: hook) }
+    return instance.value
   }
 
   /// Runs the hook of an instance made for a retired cell.

@@ -143,6 +143,7 @@ final class ResolutionRequest: @unchecked Sendable {
   }
 
   /// How many makings are open: a resolution settles those opened after this mark.
+  @inline(__always)
   var openMakingsMark: Int { openMakings.count }
 
   /// Leaves a making open until the resolution that opened it settles it.
@@ -151,8 +152,13 @@ final class ResolutionRequest: @unchecked Sendable {
   }
 
   /// Keeps (or abandons) the values of the makings opened since `mark`, in order.
+  @inline(__always)
   func settleOpenMakings(from mark: Int, keep: Bool) {
-    guard openMakings.count > mark else { return }
+    if openMakings.count > mark { settle(from: mark, keep: keep) }
+  }
+
+  @inline(never)
+  private func settle(from mark: Int, keep: Bool) {
     let settling = openMakings[mark...]
     openMakings.removeSubrange(mark...)
     for settle in settling { settle(keep) }

@@ -29,7 +29,7 @@ final class ScopedCell: Sendable {
   ) throws(DIError) -> Any {
     if let ready = try scope.instance(for: key) { return ready.value }
     let key = key
-    let outcome = try CreateOnce.valueOrOpen(
+    let (instance, _) = try CreateOnce.valueOrOpen(
       in: state, key: (), for: request,
       make: { (publisher) throws(DIError) -> (Instance, complete: Bool) in
         // Made by the request that held the making before this one claimed it.
@@ -40,16 +40,13 @@ final class ScopedCell: Sendable {
         if complete { scope.keep(instance, for: key, hook: hook) }
         return (instance, complete)
       },
-      store: { _, _ in () })
-    switch outcome {
-    case .done(let instance, _):
-      return instance.value
-    case .open(let instance, let making):
-      request.leaveOpen { keep in
-        if keep { scope.keep(instance, for: key, hook: hook) }
-        making.abandon()  // Ends the making: the storage has the instance, or nothing.
-      }
-      return instance.value
-    }
+      store: { _, _ in () },
+      leaveOpen: { instance, making in
+        request.leaveOpen { keep in
+          if keep { scope.keep(instance, for: key, hook: hook) }
+          making.abandon()  // Ends the making: the storage has the instance, or nothing.
+        }
+      })
+    return instance.value
   }
 }
