@@ -52,12 +52,6 @@ public final class DIContainer: Sendable {
     published.load(ordering: .sequentiallyConsistent)
   }
 
-  /// Whether `snapshot` is still the published one.
-  @inline(__always)
-  func isPublished(_ snapshot: Unmanaged<Snapshot>) -> Bool {
-    published.load(ordering: .sequentiallyConsistent)?.toOpaque() == snapshot.toOpaque()
-  }
-
   /// The current snapshot, compiled and published now if the registrations changed; and
   /// the replaced snapshots that no request reads any more, for the caller to release
   /// after the lock.

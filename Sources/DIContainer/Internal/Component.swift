@@ -21,9 +21,6 @@ enum InstanceStorage: Sendable {
 /// that holds cached instances belongs to the draft, so it survives recompilation.
 final class Component: Sendable {
   let implementation: Any.Type
-  /// Whether `implementation` is a class: then an instance asked for as exactly that type
-  /// is a reference to reinterpret, whatever subclass it is.
-  let implementationIsClass: Bool
   let file: StaticString
   let line: UInt
   let framework: DIModuleID?
@@ -52,7 +49,6 @@ final class Component: Sendable {
 
   init(draft: borrowing ComponentDraft, storage: InstanceStorage) {
     implementation = draft.implementation
-    implementationIsClass = draft.implementation is AnyClass
     file = draft.file
     line = draft.line
     framework = draft.framework
@@ -79,7 +75,7 @@ final class Component: Sendable {
 
   /// The `onClean` hook, if any.
   var onClean: CleanHook? {
-    cleanHook.map { CleanHook(run: $0, name: summary) }
+    cleanHook.map { CleanHook(run: $0, origin: origin) }
   }
 
   /// Whether the component has an `onClean` hook.
@@ -92,9 +88,26 @@ final class Component: Sendable {
   var location: String { "\(file):\(line)" }
 
   /// `Cat (CatTests.swift:12)`, with the framework and part when there are any.
-  var summary: String {
-    let modules = [framework?.name, part?.name].compactMap { $0 }
-    let owner = modules.isEmpty ? "" : modules.joined(separator: ", ") + ", "
-    return "\(name) (\(owner)\(location))"
+  var summary: String { origin.summary }
+
+  /// What names the component, as a value: formatted only when a text needs it.
+  var origin: Origin {
+    Origin(implementation: implementation, file: file, line: line, framework: framework, part: part)
+  }
+
+  /// What names a component: its type, registration site, framework and part.
+  struct Origin: Sendable {
+    let implementation: Any.Type
+    let file: StaticString
+    let line: UInt
+    let framework: DIModuleID?
+    let part: DIModuleID?
+
+    /// `Cat (CatTests.swift:12)`, with the framework and part when there are any.
+    var summary: String {
+      let modules = [framework?.name, part?.name].compactMap { $0 }
+      let owner = modules.isEmpty ? "" : modules.joined(separator: ", ") + ", "
+      return "\(implementation) (\(owner)\(file):\(line))"
+    }
   }
 }

@@ -115,7 +115,7 @@ final class ResolutionRequest: @unchecked Sendable {
   /// lazy initialization.
   private static let keyPlusOne = Atomic<UInt32>(0)
 
-  /// Whether this is the request of the calling thread (and not another one).
+  /// The request's identity: what a making records as its creator, and what waits name.
   var identity: ObjectIdentifier { ObjectIdentifier(self) }
 
   // MARK: - Frames

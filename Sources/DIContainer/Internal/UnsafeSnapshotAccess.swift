@@ -44,7 +44,7 @@ struct UnsafeSnapshotAccess {
       request.hazard.store(bits, ordering: .sequentiallyConsistent)
       // Still published after the announcement: a container that replaces it from now on
       // sees the slot and keeps it.
-      if container.isPublished(candidate) {
+      if container.currentlyPublished?.toOpaque() == candidate.toOpaque() {
         return Self(reference: candidate, isRetained: false)
       }
     }
