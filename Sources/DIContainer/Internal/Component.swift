@@ -37,7 +37,8 @@ final class Component: Sendable {
   /// `postInit`.
   let needsInjection: Bool
   let postInit: (@Sendable (Any) -> Void)?
-  private let cleanHook: (@Sendable (Any) throws -> Void)?
+  /// The `onClean` hook, if any, made once with the component.
+  let onClean: CleanHook?
   let isDefault: Bool
   let isTest: Bool
   let isRoot: Bool
@@ -70,16 +71,18 @@ final class Component: Sendable {
     self.storage = storage
     if case .cell(let cell) = storage { self.cell = .passUnretained(cell) } else { cell = nil }
     order = draft.order
-    cleanHook = draft.onClean
-  }
-
-  /// The `onClean` hook, if any.
-  var onClean: CleanHook? {
-    cleanHook.map { CleanHook(run: $0, origin: origin) }
+    // Named once, and only for a component with a hook.
+    onClean = draft.onClean.map {
+      CleanHook(
+        run: $0,
+        name: Self.summary(
+          implementation: draft.implementation, file: draft.file, line: draft.line,
+          framework: draft.framework, part: draft.part))
+    }
   }
 
   /// Whether the component has an `onClean` hook.
-  var hasCleanHook: Bool { cleanHook != nil }
+  var hasCleanHook: Bool { onClean != nil }
 
   /// `Cat`, for errors and logs.
   var name: String { String(describing: implementation) }
@@ -88,26 +91,17 @@ final class Component: Sendable {
   var location: String { "\(file):\(line)" }
 
   /// `Cat (CatTests.swift:12)`, with the framework and part when there are any.
-  var summary: String { origin.summary }
-
-  /// What names the component, as a value: formatted only when a text needs it.
-  var origin: Origin {
-    Origin(implementation: implementation, file: file, line: line, framework: framework, part: part)
+  var summary: String {
+    Self.summary(
+      implementation: implementation, file: file, line: line, framework: framework, part: part)
   }
 
-  /// What names a component: its type, registration site, framework and part.
-  struct Origin: Sendable {
-    let implementation: Any.Type
-    let file: StaticString
-    let line: UInt
-    let framework: DIModuleID?
-    let part: DIModuleID?
-
-    /// `Cat (CatTests.swift:12)`, with the framework and part when there are any.
-    var summary: String {
-      let modules = [framework?.name, part?.name].compactMap { $0 }
-      let owner = modules.isEmpty ? "" : modules.joined(separator: ", ") + ", "
-      return "\(implementation) (\(owner)\(file):\(line))"
-    }
+  private static func summary(
+    implementation: Any.Type, file: StaticString, line: UInt, framework: DIModuleID?,
+    part: DIModuleID?
+  ) -> String {
+    let modules = [framework?.name, part?.name].compactMap { $0 }
+    let owner = modules.isEmpty ? "" : modules.joined(separator: ", ") + ", "
+    return "\(implementation) (\(owner)\(file):\(line))"
   }
 }

@@ -4,11 +4,8 @@ import Synchronization
 /// that throws.
 struct CleanHook: Sendable {
   let run: @Sendable (Any) throws -> Void
-  /// The component's origin, which names a hook that throws (formatted only then).
-  let origin: Component.Origin
-
   /// `DatabasePool (Billing, App.swift:12)`.
-  var name: String { origin.summary }
+  let name: String
 }
 
 /// An instance the library dropped, its hook, and when it was created: what a clean runs.
