@@ -2,7 +2,8 @@ import DIContainer
 import Dispatch
 import Testing
 
-// The three examples of seed 003, with `print` sent to a sink the test reads.
+// The three examples of seed 003, with `print` sent to a sink the test reads (through
+// Swift's own `print`, which writes a `Lazy`'s or `Provider`'s value).
 
 private final class DirectInjection {
   let value: Int
@@ -14,9 +15,9 @@ private final class DirectInjection {
 
   func test() {
     output.append("begin")
-    output.append(String(describing: value))
-    output.append(String(describing: value))
-    output.append(String(describing: value))
+    output.print(value)
+    output.print(value)
+    output.print(value)
   }
 }
 
@@ -30,9 +31,9 @@ private final class LazyInjection {
 
   func test() {
     output.append("begin")
-    output.append(String(describing: value))
-    output.append(String(describing: value))
-    output.append(String(describing: value))
+    output.print(value)
+    output.print(value)
+    output.print(value)
   }
 }
 
@@ -46,9 +47,9 @@ private final class ProviderInjection {
 
   func test() {
     output.append("begin")
-    output.append(String(describing: value))
-    output.append(String(describing: value))
-    output.append(String(describing: value))
+    output.print(value)
+    output.print(value)
+    output.print(value)
   }
 }
 

@@ -96,4 +96,11 @@ final class Lines: @unchecked Sendable {
   func append(_ line: String) {
     lock.withLock { lines.append(line) }
   }
+
+  /// Records the line `Swift.print(item)` would write.
+  func print(_ item: Any) {
+    var line = ""
+    Swift.print(item, terminator: "", to: &line)
+    append(line)
+  }
 }

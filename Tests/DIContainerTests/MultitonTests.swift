@@ -56,7 +56,12 @@ private final class Sessions {
     container.register { (_: DIArg<NotHashable>) in Session(user: "x") }.lifetime(.multiton)
     let provider: Provider1<Session, NotHashable> = container.resolve()
     let error = try #require(throws: DIError.self) { try provider.tryValue(NotHashable()) }
-    #expect(error.description.contains("argument 1 (NotHashable) is not Hashable"))
+    #expect(error.code == .argumentNotHashable)
+    #expect(error.argumentPosition == 1)
+    #expect(error.requested == "Provider1<Session, NotHashable>")
+    #expect(
+      error.description.contains(
+        "runtime argument 1 for Session is a NotHashable, which is not Hashable"))
   }
 
   @Test func cleanDropsMultitonInstances() {

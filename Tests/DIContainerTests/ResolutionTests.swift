@@ -43,7 +43,10 @@ import Testing
     let container = DIContainer()
     container.register { Kitten(name: arg($0)) }
     let error = #expect(throws: DIError.self) { let _: Kitten = try container.tryResolve() }
-    #expect(error?.reason == .missingArgument(position: 1, expected: "String"))
+    #expect(error?.code == .missingArgument)
+    #expect(error?.argumentPosition == 1)
+    #expect(error?.path.map(\.requested) == ["Kitten"], "the path ends at the component")
+    #expect(error?.description.contains("Kitten needs runtime argument 1 (String)") == true)
   }
 
   @Test func modifiersWorkInInitializerClosures() {

@@ -7,7 +7,8 @@ import Testing
 private let printed = Mutex<[String]>([])
 
 private func print(_ item: Any) {
-  let line = String(describing: item)
+  var line = ""
+  Swift.print(item, terminator: "", to: &line)
   printed.withLock { $0.append(line) }
 }
 

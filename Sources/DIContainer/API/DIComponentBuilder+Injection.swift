@@ -73,9 +73,9 @@ extension DIComponentBuilder {
   private static func target(_ instance: Any) throws(DIError) -> Impl {
     guard let target = instance as? Impl else {
       throw DIError(
-        .invalid(
-          "the injections of \(Impl.self) were asked to run on a \(type(of: instance)),"
-            + " which is not one."))
+        .wrongInjectionTarget(
+          expected: String(describing: Impl.self),
+          actual: String(describing: type(of: instance))))
     }
     return target
   }

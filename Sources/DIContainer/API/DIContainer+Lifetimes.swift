@@ -56,6 +56,16 @@ extension DIContainer {
   /// Drops the `.perFramework` instances of framework `module`, or the `.perPart`
   /// instances of part `module`.
   package func clean(module: DIModuleID) {
+    guard hasLoaded(module) else {
+      let label = module.kind == .framework ? "framework" : "part"
+      let known = registry.withLock { $0.loaded.filter { $0.kind == module.kind }.map(\.name) }
+      DISetting.Log.log(
+        .warning,
+        "clean(\(label): \(module.name).self): \(module.name) was never appended to this"
+          + " container" + Self.suggestion(ClosestName.to(module.name, in: known), among: known)
+          + "; nothing was cleaned.")
+      return
+    }
     clean { component in
       switch component.lifetime {
       case .perFramework: component.framework == module
@@ -63,6 +73,14 @@ extension DIContainer {
       default: false
       }
     }
+  }
+
+  /// `; did you mean Session? (known: Session, Request)` for a warning about an unknown
+  /// name; what is known when nothing is close.
+  static func suggestion(_ closest: String?, among known: [String]) -> String {
+    let list = known.sorted().joined(separator: ", ")
+    if let closest { return "; did you mean \(closest)? (known: \(list))" }
+    return known.isEmpty ? " (it knows none)" : " (known: \(list))"
   }
 
   /// Drops the cached instances of the components `matching` selects, then runs their

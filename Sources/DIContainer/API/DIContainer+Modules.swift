@@ -9,21 +9,26 @@ extension DIContainer {
   @discardableResult
   package func load(_ module: DIModuleID, _ load: () -> Void) -> Bool {
     let thread = ThreadIdentity.current
-    let isNew = edit { registry in
-      guard registry.loaded.insert(module).inserted else { return false }
+    let start = edit { registry -> Int? in
+      guard registry.loaded.insert(module).inserted else { return nil }
       registry.loading.append((module, thread))
-      return true
+      return registry.drafts.count
     }
-    guard isNew else {
+    guard let start else {
       DISetting.Log.log(.verbose, "\(module) is already loaded")
       return false
     }
     load()
-    edit { registry in
+    let registered = edit { registry -> Set<ServiceKey>? in
       if let index = registry.loading.lastIndex(where: { $0.module == module }) {
         registry.loading.remove(at: index)
       }
+      guard !ModuleCatalog.knows(module) else { return nil }
+      return Set(
+        registry.drafts[start...].lazy.filter { $0.framework == module || $0.part == module }
+          .flatMap(\.services))
     }
+    if let registered { ModuleCatalog.record(module, registers: registered) }
     DISetting.Log.log(.info, "loaded \(module)")
     return true
   }

@@ -26,7 +26,8 @@ extension DIContainer: DIResolver {
   /// ```
   public func resolve<T>(file: StaticString = #fileID, line: UInt = #line) -> T {
     do throws(DIError) {
-      return try DIResolutionContext.resolve(T.self, in: self, requester: nil)
+      return try DIResolutionContext.resolve(
+        T.self, in: self, requester: nil, site: CallSite(file: file, line: line))
     } catch {
       failResolution(error, file: file, line: line)
     }
@@ -62,7 +63,7 @@ extension DIContainer: DIResolver {
     try DIResolutionContext.with(self, requester: nil) { (context) throws(DIError) in
       let name = String(describing: T.self)
       guard let entry = context.snapshot.table[ServiceKey(T.self)] else {
-        throw DIError(.notRegistered, requestedName: name)
+        throw context.notRegistered(T.self, tag: nil)
       }
       let component = try context.choose(entry, for: T.self, tag: nil)
       do throws(DIError) {
@@ -94,11 +95,20 @@ extension DIContainer: DIResolver {
 /// The prefix form of ``DIContainer/resolve(file:line:)``: `let cat: Cat = *container`.
 prefix operator *
 
-/// Resolves a `T` from `container`: the same as `container.resolve()`.
+/// Resolves a `T` from `container`: the same as `container.resolve()`, except that an
+/// operator cannot receive its caller's `#fileID` and `#line`, so a failure's message says
+/// the line is unknown (`container.resolve()` shows it).
 ///
 /// ```swift
 /// let cat: Cat = *container
 /// ```
 public prefix func * <T>(container: DIContainer) -> T {
-  container.resolve()
+  do throws(DIError) {
+    return try DIResolutionContext.resolve(T.self, in: container, requester: nil)
+  } catch {
+    failResolution(
+      error,
+      requestedAt: "an unknown line: the * operator cannot receive its caller's #fileID and"
+        + " #line; container.resolve() shows them", file: "(unknown: the * operator)", line: 0)
+  }
 }

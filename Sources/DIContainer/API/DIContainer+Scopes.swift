@@ -10,7 +10,12 @@ extension DIContainer {
   /// ```
   public func clean(scope name: String) {
     guard let scope = scope(named: name) else {
-      DISetting.Log.log(.verbose, "clean(scope:): no scope named \(name)")
+      let known = registry.withLock { Array($0.scopes.keys) }
+      DISetting.Log.log(
+        .warning,
+        "clean(scope: \"\(name)\"): this container has no scope named \"\(name)\""
+          + Self.suggestion(ClosestName.to(name, in: known).map { "\"\($0)\"" }, among: known)
+          + "; nothing was cleaned.")
       return
     }
     scope.clean()

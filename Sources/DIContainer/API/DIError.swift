@@ -1,8 +1,8 @@
 /// A request the container could not satisfy, with what a person needs to fix it.
 ///
 /// The ``description`` names what was asked, the path of the resolution
-/// (`OrderService → PaymentGateway → HTTPClient`), why it failed, and the `file:line` of
-/// every registration involved:
+/// (`OrderService → PaymentGateway → HTTPClient`), why it failed, the `file:line` of every
+/// registration involved, and what the container knows that would fix it:
 ///
 /// ```text
 /// Cannot resolve OrderService: HTTPClient is not registered.
@@ -10,48 +10,21 @@
 ///   registrations involved:
 ///     OrderService: OrderService (Sources/App/Wiring.swift:12)
 ///     PaymentGateway: StripeGateway (Sources/App/Wiring.swift:13)
+///   hint: HTTPClient is registered only under the tag Internal: ask for it with
+///     by(tag: Internal.self, on: …)
 /// ```
+///
+/// A program reads ``code`` (an extensible set, compared with `==`) and the fields that
+/// go with it: ``candidates``, ``cycle``, ``argumentPosition``, ``underlyingError``.
 ///
 /// ```swift
 /// do {
 ///   let service: OrderService = try container.tryResolve()
-/// } catch {
+/// } catch where error.code == .notRegistered {
 ///   print(error)   // the text above
 /// }
 /// ```
 public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
-  /// Why a request failed.
-  ///
-  /// ```swift
-  /// if case .ambiguous(let candidates) = error.reason { print(candidates) }
-  /// ```
-  public enum Reason: Sendable, Equatable {
-    /// No component provides the service (under the tag, if one was asked for).
-    case notRegistered
-    /// Several components provide the service and none is preferred; their summaries
-    /// (type, framework, part, `file:line`).
-    case ambiguous(candidates: [String])
-    /// The request needs itself before it exists; the path shows the loop.
-    case cycle
-    /// The graph is deeper than the thread's stack can hold; `depth` components were
-    /// under construction, one inside the other.
-    case tooDeep(depth: Int)
-    /// Two requests (on two threads) each wait for an instance the other one is making;
-    /// the path ends at the instance this request waited for.
-    case waitLoop
-    /// A runtime argument has another type than the `arg` parameter it goes to.
-    case wrongArgument(position: Int, expected: String, actual: String)
-    /// An `arg` parameter has no runtime argument left to take.
-    case missingArgument(position: Int, expected: String)
-    /// The component was registered without an initializer (`register(T.self)`), so only
-    /// `inject(into:)` can serve it.
-    case noInitializer
-    /// The component was registered `as` a service its instances do not conform to.
-    case notAService
-    /// Any other misuse, described in words.
-    case invalid(String)
-  }
-
   /// One request on the way to the failure.
   ///
   /// ```swift
@@ -70,12 +43,22 @@ public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
   private final class Contents: Sendable {
     let reason: Reason
     let path: [Step]
+    let underlyingError: (any Error)?
+    /// Works out the hints when they are read: a request that fails only to be caught
+    /// (an optional one) pays nothing for them.
+    let hints: (@Sendable () -> [String])?
     let requesterFramework: String?
     let postponableBelow: Int?
 
-    init(reason: Reason, path: [Step], requesterFramework: String?, postponableBelow: Int?) {
+    init(
+      reason: Reason, path: [Step], underlyingError: (any Error)? = nil,
+      hints: (@Sendable () -> [String])? = nil,
+      requesterFramework: String? = nil, postponableBelow: Int? = nil
+    ) {
       self.reason = reason
       self.path = path
+      self.underlyingError = underlyingError
+      self.hints = hints
       self.requesterFramework = requesterFramework
       self.postponableBelow = postponableBelow
     }
@@ -86,8 +69,8 @@ public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
         path: path, requesterFramework: requesterFramework, postponableBelow: postponableBelow)
       change(&fields)
       return Contents(
-        reason: reason, path: fields.path, requesterFramework: fields.requesterFramework,
-        postponableBelow: fields.postponableBelow)
+        reason: reason, path: fields.path, underlyingError: underlyingError, hints: hints,
+        requesterFramework: fields.requesterFramework, postponableBelow: fields.postponableBelow)
     }
 
     struct Fields {
@@ -99,12 +82,9 @@ public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
 
   private var contents: Contents
 
-  /// Why the request failed.
-  ///
-  /// ```swift
-  /// if error.reason == .notRegistered { registerDefaults(container) }
-  /// ```
-  public var reason: Reason { contents.reason }
+  /// Why the request failed, with its details (the library's own; programs read ``code``).
+  package var reason: Reason { contents.reason }
+
   /// The requests from the outermost to the one that failed.
   ///
   /// ```swift
@@ -114,17 +94,54 @@ public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
     get { contents.path }
     set { contents = contents.with { $0.path = newValue } }
   }
+
+  /// What the container knows that would fix the failure (a tag the type is registered
+  /// under, a registration missing `.as`, a framework not appended), one sentence each;
+  /// empty when it knows nothing more. The ``description`` ends with them.
+  ///
+  /// ```swift
+  /// for hint in error.hints { print("hint:", hint) }
+  /// ```
+  public var hints: [String] { contents.hints?() ?? [] }
+
   /// The framework on whose behalf the failing request was made, if any.
   package var requesterFramework: String? {
     get { contents.requesterFramework }
     set { contents = contents.with { $0.requesterFramework = newValue } }
   }
+
   /// For a cycle met at an `.objectGraph` component whose initializer is running: the
   /// request frame it is under construction in, so an injection of an instance published
   /// later in the request (a deeper frame) can wait for it instead.
   package var postponableBelow: Int? {
     get { contents.postponableBelow }
     set { contents = contents.with { $0.postponableBelow = newValue } }
+  }
+
+  /// Creates an error for a request of `requestedName` that failed for `reason`.
+  package init(_ reason: Reason, requestedName: String, component: String? = nil) {
+    contents = Contents(
+      reason: reason, path: [Step(requested: requestedName, component: component)])
+  }
+
+  /// Creates an error whose path the enclosing requests fill in as it propagates.
+  package init(_ reason: Reason) {
+    contents = Contents(reason: reason, path: [])
+  }
+
+  /// Creates the error for a request of `requestedName` that no component provides, with
+  /// `hints` to work out what would fix it when they are read.
+  package init(notRegistered requestedName: String, hints: @escaping @Sendable () -> [String]) {
+    contents = Contents(
+      reason: .notRegistered, path: [Step(requested: requestedName, component: nil)],
+      hints: hints)
+  }
+
+  /// Creates an error for a factory, injection or storage of `component` that threw
+  /// `underlyingError`.
+  package init(factoryOf component: String, threw underlyingError: any Error) {
+    contents = Contents(
+      reason: .factoryFailed(component: component), path: [], underlyingError: underlyingError)
   }
 
   /// Whether both errors report the same failure: the same reason, path and requester.
@@ -135,38 +152,6 @@ public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
   public static func == (lhs: DIError, rhs: DIError) -> Bool {
     lhs.reason == rhs.reason && lhs.path == rhs.path
       && lhs.requesterFramework == rhs.requesterFramework
-  }
-
-  /// What kind of failure this is: compare it with the static members of
-  /// ``DIError/Code``.
-  ///
-  /// ```swift
-  /// if error.code == .cycle { print(error) }
-  /// ```
-  public var code: Code {
-    switch reason {
-    case .notRegistered: .notRegistered
-    case .ambiguous: .ambiguous
-    case .cycle, .waitLoop: .cycle
-    case .tooDeep: .tooDeep
-    case .wrongArgument: .wrongArgument
-    case .missingArgument: .missingArgument
-    case .noInitializer: .noInitializer
-    case .notAService: .notAService
-    case .invalid: .invalid
-    }
-  }
-
-  /// Creates an error for a request of `requestedName` that failed for `reason`.
-  package init(_ reason: Reason, requestedName: String, component: String? = nil) {
-    contents = Contents(
-      reason: reason, path: [Step(requested: requestedName, component: component)],
-      requesterFramework: nil, postponableBelow: nil)
-  }
-
-  /// Creates an error whose path the enclosing requests fill in as it propagates.
-  package init(_ reason: Reason) {
-    contents = Contents(reason: reason, path: [], requesterFramework: nil, postponableBelow: nil)
   }
 
   /// The outermost type asked for.
@@ -181,93 +166,66 @@ public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
   package mutating func enter(_ requested: String, component: String?) {
     path.insert(Step(requested: requested, component: component), at: 0)
   }
+}
 
-  /// The text a person acts on: what was asked, why it failed, the path and the
-  /// registrations involved (see the type's documentation for an example).
+extension DIError {
+  /// What kind of failure this is: compare it with the static members of
+  /// ``DIError/Code``.
   ///
   /// ```swift
-  /// print(error.description)
+  /// if error.code == .cycle { print(error.cycle.map(\.requested)) }
   /// ```
-  public var description: String {
-    let failing = path.last?.requested ?? "?"
-    var text = "Cannot resolve \(requested): \(explanation(failing: failing))"
-    text += "\n  path: " + shownPath.map(\.requested).joined(separator: " → ")
-    // Each registration once, however often the path (a cycle's) comes back to it.
-    var seen: Set<String> = []
-    let involved = shownPath.compactMap { step -> String? in
-      guard let component = step.component, seen.insert(component).inserted else { return nil }
-      return "\(step.requested): \(component)"
-    }
-    if !involved.isEmpty {
-      text += "\n  registrations involved:" + involved.map { "\n    " + $0 }.joined()
-    }
-    return text
+  public var code: Code { reason.code }
+
+  /// The candidates of an ambiguous service (``Code/ambiguous``), each with its
+  /// implementation, framework, part and `file:line`; empty for other failures.
+  ///
+  /// ```swift
+  /// if error.code == .ambiguous { print(error.candidates.joined(separator: "\n")) }
+  /// ```
+  public var candidates: [String] {
+    guard case .ambiguous(let candidates) = reason else { return [] }
+    return candidates
   }
 
-  private func explanation(failing: String) -> String {
+  /// The loop of a cycle (``Code/cycle``), from the first request that comes back to its
+  /// return: `A → B → A`; empty for other failures. For two requests that wait for each
+  /// other, the path of this one up to the instance it waited for.
+  ///
+  /// ```swift
+  /// print(error.cycle.map(\.requested).joined(separator: " → "))   // A → B → A
+  /// ```
+  public var cycle: [Step] {
     switch reason {
-    case .notRegistered:
-      return "\(failing) is not registered."
-    case .ambiguous(let candidates):
-      return "\(failing) is ambiguous\(asker): \(candidates.joined(separator: ", "));"
-        + " none is preferred (mark one .default(), or use a tag)."
-    case .cycle:
-      return "the cycle " + loop.map(\.requested).joined(separator: " → ")
-        + " cannot be built (use .objectGraph or a cached lifetime with"
-        + " injection(cycle: true), or a Lazy/Provider)."
-    case .tooDeep(let depth):
-      return "the graph is deeper than this thread's stack can hold at \(failing)"
-        + " (\(depth) components under construction, one inside the other); resolve it on a"
-        + " thread with a larger stack, or break the chain with a Lazy/Provider."
-    case .waitLoop:
-      return "\(failing) is being made by another thread's request, which waits (directly or"
-        + " through others) for an instance this request is making; building both would"
-        + " deadlock (break the loop with injection(cycle: true, …) or a Lazy/Provider, or"
-        + " create these instances ahead, e.g. with initializeSingletonObjects())."
-    case .wrongArgument(let position, let expected, let actual):
-      return "argument \(position) for \(failing) is \(actual), expected \(expected)."
-    case .missingArgument(let position, let expected):
-      return "argument \(position) (\(expected)) for \(failing) was not passed"
-        + " (runtime arguments go to the component asked for)."
-    case .noInitializer:
-      return "\(failing) was registered without an initializer; use inject(into:)."
-    case .notAService:
-      return "the component registered for \(failing) does not conform to it."
-    case .invalid(let message):
-      return message
+    case .cycle: Array(loop)
+    case .waitLoop: path
+    default: []
     }
   }
 
-  /// ` for CheckoutService (CheckoutFramework)`: who made the failing request.
-  private var asker: String {
-    switch (path.count > 1 ? path[path.count - 2].requested : nil, requesterFramework) {
-    case (let component?, let framework?): " for \(component) (\(framework))"
-    case (let component?, nil): " for \(component)"
-    case (nil, let framework?): " for \(framework)"
-    case (nil, nil): ""
+  /// The position (from 1) of the runtime argument that was missing, of another type, or
+  /// left over (``Code/missingArgument``, ``Code/wrongArgument``, ``Code/extraArguments``,
+  /// ``Code/argumentNotHashable``); nil for other failures.
+  ///
+  /// ```swift
+  /// if let position = error.argumentPosition { print("argument \(position)") }
+  /// ```
+  public var argumentPosition: Int? {
+    switch reason {
+    case .missingArgument(let position, _, _), .wrongArgument(let position, _, _),
+      .argumentNotHashable(let position, _):
+      position
+    default: nil
     }
   }
 
-  /// The path as shown: a cycle is cut where it first comes back to a request.
-  private var shownPath: ArraySlice<Step> {
-    guard reason == .cycle else { return path[...] }
-    let names = path.map { $0.component ?? $0.requested }
-    for end in names.indices where names[..<end].contains(names[end]) {
-      return path[...end]
-    }
-    return path[...]
-  }
-
-  /// The loop of a cycle: from the first repeated request to its repetition.
-  private var loop: ArraySlice<Step> {
-    let shown = shownPath
-    guard let last = shown.last,
-      let start = shown.dropLast().firstIndex(where: {
-        ($0.component ?? $0.requested) == (last.component ?? last.requested)
-      })
-    else { return shown }
-    return path[start...shown.endIndex - 1]
-  }
+  /// The error a factory, an injection or a storage threw, when that is why the request
+  /// failed (``Code/factoryFailed``); nil otherwise.
+  ///
+  /// ```swift
+  /// if let cause = error.underlyingError { print("because:", cause) }
+  /// ```
+  public var underlyingError: (any Error)? { contents.underlyingError }
 }
 
 extension DIError {
@@ -284,64 +242,5 @@ extension DIError {
   @inline(never)
   package static func tooDeep(_ depth: Int) -> DIError {
     DIError(.tooDeep(depth: depth))
-  }
-
-  /// A kind of failure, for programs: an extensible set of static members, so a new kind
-  /// does not break a `switch` (compare with `==`).
-  ///
-  /// ```swift
-  /// do {
-  ///   let cat: Cat = try container.tryResolve()
-  /// } catch where error.code == .notRegistered {
-  ///   print("register Cat first")
-  /// }
-  /// ```
-  public struct Code: Hashable, Sendable, CustomStringConvertible {
-    private enum Kind: String, Hashable, Sendable {
-      case notRegistered, ambiguous, cycle, tooDeep, noInitializer, missingArgument
-      case wrongArgument, notAService, invalid
-    }
-
-    private let kind: Kind
-
-    private init(_ kind: Kind) {
-      self.kind = kind
-    }
-
-    /// The name of the code: `cycle`.
-    ///
-    /// ```swift
-    /// print(error.code)   // notRegistered
-    /// ```
-    public var description: String { kind.rawValue }
-
-    /// No component provides the service.
-    public static let notRegistered = Code(.notRegistered)
-    /// Several components provide the service and none is preferred.
-    public static let ambiguous = Code(.ambiguous)
-    /// The request needs itself before it exists, within one request or between two.
-    public static let cycle = Code(.cycle)
-    /// The graph is deeper than the thread's remaining stack can hold.
-    public static let tooDeep = Code(.tooDeep)
-    /// The component was registered without an initializer.
-    public static let noInitializer = Code(.noInitializer)
-    /// An `arg` parameter has no runtime argument left to take.
-    public static let missingArgument = Code(.missingArgument)
-    /// A runtime argument has another type than its `arg` parameter.
-    public static let wrongArgument = Code(.wrongArgument)
-    /// The component was registered `as` a service its instances are not.
-    public static let notAService = Code(.notAService)
-    /// Any other misuse, described in the error's text.
-    public static let invalid = Code(.invalid)
-  }
-}
-
-extension DIError.Reason {
-  /// No component, or no single component, provides the service.
-  var isNoUniqueCandidate: Bool {
-    switch self {
-    case .notRegistered, .ambiguous: true
-    default: false
-    }
   }
 }

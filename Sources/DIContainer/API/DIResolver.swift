@@ -105,10 +105,14 @@ extension DIResolver {
 }
 
 /// Runs `body`, or prints its error (and logs it) and stops the program: the trapping
-/// `resolve()` forms print the same text `tryResolve()` throws.
+/// `resolve()` forms print the same text `tryResolve()` throws. The resolution `body`
+/// starts knows the caller's `file:line` (a `Lazy` or `Provider` it makes names it).
 package func trappingResolution<T>(
   file: StaticString, line: UInt, _ body: () throws(DIError) -> T
 ) -> T {
+  let request = ResolutionRequest.current
+  request.pendingSite = CallSite(file: file, line: line)
+  defer { request.pendingSite = nil }
   do throws(DIError) {
     return try body()
   } catch {
@@ -118,6 +122,14 @@ package func trappingResolution<T>(
 
 /// Logs `error` and stops the program with its text and the place of the request.
 func failResolution(_ error: DIError, file: StaticString, line: UInt) -> Never {
+  failResolution(error, requestedAt: "\(file):\(line)", file: file, line: line)
+}
+
+/// Logs `error` and stops the program with its text and `place`, which says where the
+/// request was made; `file` and `line` head the runtime's message.
+func failResolution(
+  _ error: DIError, requestedAt place: String, file: StaticString, line: UInt
+) -> Never {
   DISetting.Log.log(.error, error.description)
-  fatalError("\n\(error.description)\n  requested at: \(file):\(line)", file: file, line: line)
+  fatalError("\n\(error.description)\n  requested at: \(place)", file: file, line: line)
 }

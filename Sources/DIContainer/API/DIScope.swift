@@ -103,7 +103,7 @@ public final class DIScope: Sendable, CustomStringConvertible {
     guard let value = storage.value(for: key) else { return nil }
     guard value.key == key else {
       throw DIError(
-        .invalid(
+        .storageMismatch(
           "the storage of scope \(name) (\(Swift.type(of: storage))) returned the value"
             + " of \(value.key) when asked for \(key); a DIStorage must return the value"
             + " it was given for that key, or nil."))

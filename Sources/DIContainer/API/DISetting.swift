@@ -68,10 +68,31 @@ public enum DISetting {
       set { function.withLock { $0 = newValue } }
     }
 
-    /// Sends `message` to ``fn`` when `level` is enabled; builds it only then.
+    /// Sends `message` to ``fn`` when `level` is enabled; builds it only then. Inside
+    /// ``capturing(into:_:)``, sends every line of the calling task to its receiver instead.
     package static func log(_ level: DILogLevel, _ message: @autoclosure () -> String) {
+      if captures.load(ordering: .relaxed) > 0, let capture = Self.capture {
+        capture(level, message())
+        return
+      }
       guard level != .none, threshold.load(ordering: .relaxed) <= level.rawValue else { return }
       fn(level, message())
+    }
+
+    /// The receiver of the calling task's lines, within ``capturing(into:_:)``.
+    @TaskLocal private static var capture: (@Sendable (DILogLevel, String) -> Void)?
+    /// How many captures are running, so ``log(_:_:)`` looks for one only then.
+    private static let captures = Atomic<Int>(0)
+
+    /// Runs `body` with every log line of the calling task, of any level, sent to
+    /// `receiver` rather than ``fn``: what tests use, since ``fn`` and ``level`` are
+    /// process-wide and tests run in parallel.
+    package static func capturing<Result>(
+      into receiver: @escaping @Sendable (DILogLevel, String) -> Void, _ body: () throws -> Result
+    ) rethrows -> Result {
+      captures.add(1, ordering: .relaxed)
+      defer { captures.subtract(1, ordering: .relaxed) }
+      return try $capture.withValue(receiver, operation: body)
     }
   }
 }

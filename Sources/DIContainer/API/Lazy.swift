@@ -38,7 +38,11 @@ public final class Lazy<T>: Sendable, CustomStringConvertible {
   /// let database: Database = lazyDatabase.value
   /// ```
   public var value: T {
-    trappingResolution(file: #fileID, line: #line) { () throws(DIError) in try tryValue() }
+    do throws(DIError) {
+      return try tryValue()
+    } catch {
+      request.fail(error)
+    }
   }
 
   /// The value, made on the first call.
@@ -63,19 +67,47 @@ public final class Lazy<T>: Sendable, CustomStringConvertible {
     once.wasMade
   }
 
-  /// The description of the value, made if needed: `print(lazy)` prints the value.
+  /// The type and, once made, the value; describing a `Lazy` never makes its value (it
+  /// may be costly, or fail).
   ///
   /// ```swift
   /// let number: Lazy<Int> = container.resolve()
-  /// print(number)   // 1
+  /// print(number)   // Lazy<Int> (not made yet)
+  /// _ = number.value
+  /// print(number)   // Lazy<Int>: 1
   /// ```
   public var description: String {
-    String(describing: value)
+    once.describe(request.name)
   }
+}
+
+extension Lazy: TextOutputStreamable, CustomDebugStringConvertible {
+  /// Writes the value (made on the first use and kept): `print(value)` prints what the value
+  /// prints, as in the delayed-injection examples. A value that cannot be made writes its
+  /// error's text instead of stopping the program. ``description`` and
+  /// ``debugDescription`` (what debuggers and the printing of an enclosing value use)
+  /// never make one.
+  ///
+  /// ```swift
+  /// let number: Lazy<Int> = container.resolve()
+  /// print(number)                   // 1: the value, made now
+  /// print(number.description)       // Lazy<Int>: 1
+  /// ```
+  public func write<Target: TextOutputStream>(to target: inout Target) {
+    request.write({ () throws(DIError) in try tryValue() }, to: &target)
+  }
+
+  /// The same as ``description``: never makes a value.
+  ///
+  /// ```swift
+  /// debugPrint(number)
+  /// ```
+  public var debugDescription: String { description }
 }
 
 extension Lazy: DIParameterModifier, DelayedModifier {
   typealias Wrapped = T
+  static var delayedName: String { "\(Self.self)" }
 
   package static func describe(_ request: inout DIRequest) {
     describeDelayed(&request)

@@ -10,7 +10,7 @@
 /// container.register { Repository(connection: $0) }   // connection: Lazy1<Connection, String>
 /// let connection = repository.connection.value("postgres://db")
 /// ```
-public final class LazyWithArguments<T, each Argument>: Sendable {
+public final class LazyWithArguments<T, each Argument>: Sendable, CustomStringConvertible {
   let request: DelayedRequest
   private let once = MadeOnce()
 
@@ -65,6 +65,17 @@ public final class LazyWithArguments<T, each Argument>: Sendable {
   }
 }
 
+extension LazyWithArguments {
+  /// The type and, once made, the value; describing it never makes the value.
+  ///
+  /// ```swift
+  /// print(lazyConnection)   // the type, then its value once made
+  /// ```
+  public var description: String {
+    once.describe(request.name)
+  }
+}
+
 /// A lazy `T` made with one runtime argument by its first `value(a)`.
 ///
 /// ```swift
@@ -107,6 +118,9 @@ public typealias Lazy5<T, A, B, C, D, E> = LazyWithArguments<T, A, B, C, D, E>
 
 extension LazyWithArguments: DIParameterModifier, DelayedModifier {
   typealias Wrapped = T
+  static var delayedName: String {
+    nameOfDelayed("Lazy", T.self, repeat (each Argument).self)
+  }
 
   package static func describe(_ request: inout DIRequest) {
     describeDelayed(&request)

@@ -28,7 +28,11 @@ public struct Provider<T>: Sendable, CustomStringConvertible {
   /// let handler: Handler = handlers.value
   /// ```
   public var value: T {
-    trappingResolution(file: #fileID, line: #line) { () throws(DIError) in try tryValue() }
+    do throws(DIError) {
+      return try tryValue()
+    } catch {
+      request.fail(error)
+    }
   }
 
   /// A new value (or the cached one of a caching lifetime).
@@ -43,19 +47,45 @@ public struct Provider<T>: Sendable, CustomStringConvertible {
     try request.resolve(T.self, arguments: nil)
   }
 
-  /// The description of a new value: `print(provider)` makes one and prints it.
+  /// The provider's type: describing a `Provider` never makes a value (it may be costly,
+  /// or fail).
   ///
   /// ```swift
   /// let number: Provider<Int> = container.resolve()
-  /// print(number)   // 1, then 2 on the next print
+  /// print(number)   // Provider<Int>
   /// ```
   public var description: String {
-    String(describing: value)
+    request.name
   }
+}
+
+extension Provider: TextOutputStreamable, CustomDebugStringConvertible {
+  /// Writes the value (a new one at every print): `print(value)` prints what the value
+  /// prints, as in the delayed-injection examples. A value that cannot be made writes its
+  /// error's text instead of stopping the program. ``description`` and
+  /// ``debugDescription`` (what debuggers and the printing of an enclosing value use)
+  /// never make one.
+  ///
+  /// ```swift
+  /// let number: Provider<Int> = container.resolve()
+  /// print(number)                   // 1, then 2 on the next print
+  /// print(number.description)       // Provider<Int>
+  /// ```
+  public func write<Target: TextOutputStream>(to target: inout Target) {
+    request.write({ () throws(DIError) in try tryValue() }, to: &target)
+  }
+
+  /// The same as ``description``: never makes a value.
+  ///
+  /// ```swift
+  /// debugPrint(number)
+  /// ```
+  public var debugDescription: String { description }
 }
 
 extension Provider: DIParameterModifier, DelayedModifier {
   typealias Wrapped = T
+  static var delayedName: String { "\(Self.self)" }
 
   package static func describe(_ request: inout DIRequest) {
     describeDelayed(&request)

@@ -12,7 +12,7 @@
 /// container.register { Shelter(kittens: $0) }   // kittens: Provider1<Kitten, String>
 /// let mimi = shelter.kittens.value("Mimi")
 /// ```
-public struct ProviderWithArguments<T, each Argument>: Sendable {
+public struct ProviderWithArguments<T, each Argument>: Sendable, CustomStringConvertible {
   let request: DelayedRequest
 
   /// A new value made with `arguments`; stops the program with the ``DIError`` text when
@@ -48,6 +48,17 @@ public struct ProviderWithArguments<T, each Argument>: Sendable {
     var list: [Any] = []
     for argument in repeat each arguments { list.append(argument) }
     return try request.resolve(T.self, arguments: list)
+  }
+}
+
+extension ProviderWithArguments {
+  /// The provider's type; describing it never makes a value.
+  ///
+  /// ```swift
+  /// print(kittens)   // the provider's type
+  /// ```
+  public var description: String {
+    request.name
   }
 }
 
@@ -93,6 +104,9 @@ public typealias Provider5<T, A, B, C, D, E> = ProviderWithArguments<T, A, B, C,
 
 extension ProviderWithArguments: DIParameterModifier, DelayedModifier {
   typealias Wrapped = T
+  static var delayedName: String {
+    nameOfDelayed("Provider", T.self, repeat (each Argument).self)
+  }
 
   package static func describe(_ request: inout DIRequest) {
     describeDelayed(&request)

@@ -49,19 +49,12 @@ extension DIRequestScope {
 
   /// A resolve in a scope after ``close()``.
   static var closedError: DIError {
-    DIError(
-      .invalid(
-        "the request scope was closed; resolve from an open scope (container.makeScope())."))
+    DIError(.scopeClosed(delayed: nil))
   }
 
   /// A `.scoped` component asked for outside every request scope.
   static func outsideScopeError(_ component: Component) -> DIError {
-    DIError(
-      .invalid(
-        "\(component.summary) is .scoped: it lives in a request scope, and this request"
-          + " runs in none; resolve it from a scope: container.makeScope() or"
-          + " container.scope(for: owner) (a Lazy or Provider made in a scope resolves"
-          + " there while the scope is open)."))
+    DIError(.outsideScope(component: component.summary))
   }
 
   /// Resolves `T` in this scope, as if `framework` asked, with runtime `arguments` for the
@@ -71,7 +64,7 @@ extension DIRequestScope {
   ) throws(DIError) -> T {
     guard let container else {
       throw DIError(
-        .invalid("the container of this request scope is gone."),
+        .containerReleased(owner: "this request scope"),
         requestedName: String(describing: T.self))
     }
     if isClosed {

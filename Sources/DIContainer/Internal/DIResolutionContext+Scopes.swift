@@ -22,7 +22,7 @@ extension DIResolutionContext {
     if let entry = snapshot.table[key] {
       _ = try choose(entry, for: T.self, tag: tag)
     } else if !(T.self is any DIParameterModifier.Type) {
-      throw DIError(.notRegistered, requestedName: Self.name(of: T.self, tag: tag))
+      throw notRegistered(T.self, tag: tag)
     }
   }
 }

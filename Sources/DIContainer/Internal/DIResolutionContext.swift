@@ -34,14 +34,18 @@ package struct DIResolutionContext {
   /// How many components this resolution is building, one inside the other: runtime
   /// arguments go to the outermost one.
   var depth = 0
+  /// Where the user's code made this request, when a trapping form knows it: a `Lazy` or
+  /// `Provider` made here names it when its value later fails.
+  let site: CallSite?
 
   /// Resolves `T` as `requester` with no runtime arguments, in a new resolution: the
   /// common case of ``with(_:requester:arguments:graph:requestScope:_:)``, without its
   /// closure.
   package static func resolve<T>(
-    _ type: T.Type, in container: DIContainer, requester: DIModuleID?
+    _ type: T.Type, in container: DIContainer, requester: DIModuleID?, site: CallSite? = nil
   ) throws(DIError) -> T {
-    var context = DIResolutionContext(container: container, requester: requester, arguments: nil)
+    var context = DIResolutionContext(
+      container: container, requester: requester, arguments: nil, site: site)
     defer { context.end() }
     let value = try context.value(T.self, tag: nil)
     try context.finish()
@@ -50,18 +54,23 @@ package struct DIResolutionContext {
 
   @inline(__always)
   private init(
-    container: DIContainer, requester: DIModuleID?, arguments: UnsafeBufferPointer<Any>?
+    container: DIContainer, requester: DIModuleID?, arguments: UnsafeBufferPointer<Any>?,
+    site: CallSite?
   ) {
     self.container = container
     let requestReference = ResolutionRequest.currentReference
     self.requestReference = requestReference
-    let (access, openMakingsMark) = requestReference._withUnsafeGuaranteedRef { request in
+    let (access, openMakingsMark, pendingSite) = requestReference._withUnsafeGuaranteedRef {
+      request in
       let access = UnsafeSnapshotAccess.begin(container, for: request)
       request.contexts += 1
-      return (access, request.openMakingsMark)
+      let pendingSite = request.pendingSite
+      if pendingSite != nil { request.pendingSite = nil }
+      return (access, request.openMakingsMark, pendingSite)
     }
     self.access = access
     self.openMakingsMark = openMakingsMark
+    self.site = site ?? pendingSite
     table = access.withSnapshot { .passUnretained($0.table) }
     self.requester = requester
     self.argumentBuffer = arguments
@@ -94,7 +103,7 @@ package struct DIResolutionContext {
     _ body: (inout DIResolutionContext) throws(DIError) -> Result
   ) throws(DIError) -> Result {
     var context = DIResolutionContext(
-      container: container, requester: requester, arguments: arguments)
+      container: container, requester: requester, arguments: arguments, site: nil)
     context.requestScopeReference = requestScope.map { Unmanaged.passUnretained($0) }
     if let graph {
       graph.enter()
@@ -194,7 +203,14 @@ package struct DIResolutionContext {
     if let modifier = T.self as? any DIParameterModifier.Type {
       return try resolve(modifier, as: T.self, tag: tag)
     }
-    throw DIError(.notRegistered, requestedName: Self.name(of: T.self, tag: tag))
+    throw notRegistered(T.self, tag: tag)
+  }
+
+  /// The error for a request of `T` under `tag` that no component provides, with what the
+  /// container knows that would fix it.
+  @inline(never)
+  func notRegistered<T>(_ type: T.Type, tag: Any.Type?) -> DIError {
+    NotRegisteredHints.error(T.self, tag: tag, snapshot: snapshot, container: container)
   }
 
   /// Resolves `Wrapped`, or nil when no candidate or no single candidate provides it, when
@@ -263,18 +279,19 @@ package struct DIResolutionContext {
   package mutating func nextArgument<T>(_ type: T.Type) throws(DIError) -> T {
     nextArgument += 1
     let position = nextArgument
+    // The error's path ends at the component that needs the argument: its request adds
+    // that step.
     guard depth <= 1, let arguments = argumentBuffer, position <= arguments.count else {
       throw DIError(
-        .missingArgument(position: position, expected: String(describing: T.self)),
-        requestedName: String(describing: T.self))
+        .missingArgument(
+          position: position, expected: String(describing: T.self), ofDependency: depth > 1))
     }
     let argument = arguments[position - 1]
     guard let typed = argument as? T else {
       throw DIError(
         .wrongArgument(
           position: position, expected: String(describing: T.self),
-          actual: String(describing: Swift.type(of: argument))),
-        requestedName: String(describing: T.self))
+          actual: String(describing: Swift.type(of: argument))))
     }
     return typed
   }
@@ -478,7 +495,7 @@ package struct DIResolutionContext {
   ) throws(DIError) -> Any {
     guard let factory = component.factory else { throw DIError(.noInitializer) }
     let request = requestReference
-    let frame = Frame(component: ObjectIdentifier(component), kind: kind)
+    let frame = Frame(owner: .passUnretained(component), kind: kind)
     guard request._withUnsafeGuaranteedRef({ $0.push(frame) }) else {
       throw DIError.tooDeep(request._withUnsafeGuaranteedRef { $0.depth })
     }

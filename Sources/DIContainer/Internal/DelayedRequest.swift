@@ -18,6 +18,16 @@ final class DelayedRequest: Sendable {
   private let component: Component?
   /// `Lazy<Cat>`, for errors.
   let name: String
+  /// Where the delayed value was made, for the message of a failed `value`.
+  private let origin: Origin
+
+  /// Where a delayed value was made: for a component (injected into it, or resolved by
+  /// its factory), or by a request whose `file:line` is known or not.
+  private enum Origin {
+    case component(Component)
+    case site(CallSite)
+    case unknown
+  }
 
   init(
     name: String, context: inout DIResolutionContext, tag: Any.Type?, component: Component? = nil
@@ -29,6 +39,47 @@ final class DelayedRequest: Sendable {
     graph = context.sharedGraph()
     requestScope = context.requestScope.map { WeakReference($0) }
     self.component = component
+    if let owner = context.request.innermostComponent {
+      origin = .component(owner)
+    } else if let site = context.site {
+      origin = .site(site)
+    } else {
+      origin = .unknown
+    }
+  }
+
+  /// Writes what `make` returns to `target`, or the error's text when it fails: what
+  /// `print(lazy)` and `print(provider)` show (the value, as the seed's examples print it),
+  /// without stopping the program.
+  func write(
+    _ make: () throws(DIError) -> Any, to target: inout some TextOutputStream
+  ) {
+    do throws(DIError) {
+      target.write(String(describing: try make()))
+    } catch {
+      target.write("\(name) could not make its value: \(error)")
+    }
+  }
+
+  /// Stops the program with `error`, naming where the delayed value was made: a property
+  /// such as `Lazy.value` cannot receive its caller's `file:line`.
+  func fail(_ error: DIError) -> Never {
+    switch origin {
+    case .component(let owner):
+      failResolution(
+        error, requestedAt: "\(name).value; the \(name) was made for \(owner.summary)",
+        file: owner.file, line: owner.line)
+    case .site(let site):
+      failResolution(
+        error, requestedAt: "\(name).value; the \(name) was resolved at \(site)",
+        file: site.file, line: site.line)
+    case .unknown:
+      failResolution(
+        error,
+        requestedAt: "\(name).value; the \(name) was resolved by a form that cannot know its"
+          + " caller's line (tryResolve()); resolve() records it",
+        file: "(unknown)", line: 0)
+    }
   }
 
   /// Resolves a `T` now, in the captured graph, with `arguments` for the component asked
@@ -36,16 +87,14 @@ final class DelayedRequest: Sendable {
   func resolve<T>(_ type: T.Type, arguments: [Any]?) throws(DIError) -> T {
     guard let container = container.object as? DIContainer else {
       throw DIError(
-        .invalid("the container that made this \(name) is gone."), requestedName: name)
+        .containerReleased(owner: "this \(name)"), requestedName: name)
     }
     var scope: DIRequestScope?
     if let requestScope {
       scope = requestScope.object as? DIRequestScope
       guard let scope, !scope.isClosed else {
         throw DIError(
-          .invalid(
-            "the request scope this \(name) was made in is closed; a Lazy or Provider made"
-              + " in a scope resolves in that scope only while it is open."),
+          .scopeClosed(delayed: name),
           requestedName: name)
       }
     }
@@ -81,6 +130,18 @@ protocol DelayedModifier: ManyElement {
   /// The type made later.
   associatedtype Wrapped
   init(request: DelayedRequest)
+  /// The name errors and descriptions use: `Lazy<Cat>`, `Provider1<Kitten, String>`.
+  static var delayedName: String { get }
+}
+
+/// `Provider2<Cat, String, Int>`: the name of a delayed type made of `T` and `arguments`
+/// by its users' spelling (`Self.self` would print the parameter pack).
+func nameOfDelayed<T, each Argument>(
+  _ family: String, _ type: T.Type, _ arguments: repeat (each Argument).Type
+) -> String {
+  var names = [String(describing: T.self)]
+  for argument in repeat each arguments { names.append(String(describing: argument)) }
+  return "\(family)\(names.count - 1)<\(names.joined(separator: ", "))>"
 }
 
 extension DelayedModifier {
@@ -97,7 +158,7 @@ extension DelayedModifier {
     in context: inout DIResolutionContext, tag: Any.Type?
   ) throws(DIError) -> Self {
     try context.checkCandidate(Wrapped.self, tag: tag)
-    return Self(request: DelayedRequest(name: "\(Self.self)", context: &context, tag: tag))
+    return Self(request: DelayedRequest(name: delayedName, context: &context, tag: tag))
   }
 
   /// One delayed value per component of `Wrapped` under `tag`.
@@ -107,7 +168,7 @@ extension DelayedModifier {
     context.components(of: Wrapped.self, tag: tag, inFramework: inFramework).map { component in
       Self(
         request: DelayedRequest(
-          name: "\(Self.self)", context: &context, tag: tag, component: component))
+          name: delayedName, context: &context, tag: tag, component: component))
     }
   }
 }

@@ -27,4 +27,11 @@ final class MadeOnce: Sendable {
   var wasMade: Bool {
     state.withLock { $0.made != nil }
   }
+
+  /// How a delayed value named `name` describes itself: with the kept value, or saying it
+  /// is not made yet; never makes it.
+  func describe(_ name: String) -> String {
+    guard let made = state.withLock({ $0.made }) else { return "\(name) (not made yet)" }
+    return "\(name): \(made.value)"
+  }
 }

@@ -19,10 +19,8 @@ final class MultitonCells: Sendable {
         guard let hashable = argument as? AnyHashable else {
           return .failure(
             DIError(
-              .invalid(
-                "argument \(index + 1) (\(type(of: argument))) is not Hashable; a .multiton"
-                  + " component keeps one instance per set of arguments, so they must be"
-                  + " Hashable.")))
+              .argumentNotHashable(
+                position: index + 1, type: String(describing: type(of: argument)))))
         }
         types.append(ObjectIdentifier(type(of: argument)))
         values.append(hashable)

@@ -48,10 +48,16 @@ final class ResolutionRequest: @unchecked Sendable {
       }
     }
 
-    let component: ObjectIdentifier
+    /// The component under construction. Unretained: the frame is pushed and popped by
+    /// the call that builds it, which holds it (``DIResolutionContext/build(_:as:publish:)``).
+    let owner: Unmanaged<Component>
     let kind: Kind
     /// ``ResolutionRequest/buildingBits`` before this frame was pushed.
     var outerBits: UInt64 = 0
+
+    /// The identity of the component under construction.
+    @inline(__always)
+    var component: ObjectIdentifier { owner._withUnsafeGuaranteedRef(ObjectIdentifier.init) }
 
     /// The bit of `component` in ``ResolutionRequest/buildingBits``.
     @inline(__always)
@@ -72,6 +78,10 @@ final class ResolutionRequest: @unchecked Sendable {
   /// What to do with the makings left open (``OpenMaking``) by the resolutions running:
   /// keep their values once the postponed work on them is done (true), or abandon them.
   @exclusivity(unchecked) private var openMakings: [(_ keep: Bool) -> Void] = []
+  /// Where a trapping `resolve` form that reaches the container through
+  /// ``DIResolver/tryResolve(arguments:)`` was called: handed to the resolution it starts
+  /// (see ``DIResolutionContext/site``).
+  @exclusivity(unchecked) var pendingSite: CallSite?
   /// How many resolution contexts of this thread are running, one inside the other.
   @exclusivity(unchecked) var contexts = 0
   /// How many instances that a later request finds (anything but `.prototype`) the
@@ -172,6 +182,11 @@ final class ResolutionRequest: @unchecked Sendable {
 
   /// How many components are under construction.
   var depth: Int { frames.count }
+
+  /// The component whose construction is innermost, if any.
+  var innermostComponent: Component? {
+    frames.count > 0 ? frames[frames.count - 1].owner.takeUnretainedValue() : nil
+  }
 
   /// Whether `component` is under construction in a loop that cannot end: asked for
   /// again with only `.prototype` frames (or `.objectGraph` frames of other graphs) above
