@@ -277,12 +277,9 @@ private enum Advice {
   @Test func cleaningAnUnknownScopeWarnsWithTheClosestName() {
     let container = DIContainer()
     container.register(Advice.Cat.init).lifetime(.custom(name: "Session"))
-    let lines = Lines()
-    DISetting.Log.capturing(into: { level, message in lines.append("\(level): \(message)") }) {
-      container.clean(scope: "Sesion")
-    }
+    let lines = DISetting.Log.capturing { container.clean(scope: "Sesion") }
     #expect(
-      lines.all == [
+      lines == [
         "warning: clean(scope: \"Sesion\"): this container has no scope named \"Sesion\"; did"
           + " you mean \"Session\"? (known: Session); nothing was cleaned."
       ])
@@ -291,10 +288,7 @@ private enum Advice {
   @Test func cleaningAKnownScopeWarnsAboutNothing() {
     let container = DIContainer()
     container.register(Advice.Cat.init).lifetime(.custom(name: "Session"))
-    let lines = Lines()
-    DISetting.Log.capturing(into: { level, message in lines.append("\(level): \(message)") }) {
-      container.clean(scope: "Session")
-    }
-    #expect(lines.all.filter { $0.hasPrefix("warning") }.isEmpty)
+    let lines = DISetting.Log.capturing { container.clean(scope: "Session") }
+    #expect(lines.filter { $0.hasPrefix("warning") }.isEmpty)
   }
 }

@@ -69,7 +69,7 @@ public enum DISetting {
     }
 
     /// Sends `message` to ``fn`` when `level` is enabled; builds it only then. Inside
-    /// ``capturing(into:_:)``, sends every line of the calling task to its receiver instead.
+    /// ``capturing(_:)``, sends every line of the calling task to its receiver instead.
     package static func log(_ level: DILogLevel, _ message: @autoclosure () -> String) {
       if captures.load(ordering: .relaxed) > 0, let capture = Self.capture {
         capture(level, message())
@@ -79,20 +79,21 @@ public enum DISetting {
       fn(level, message())
     }
 
-    /// The receiver of the calling task's lines, within ``capturing(into:_:)``.
+    /// The receiver of the calling task's lines, within ``capturing(_:)``.
     @TaskLocal private static var capture: (@Sendable (DILogLevel, String) -> Void)?
     /// How many captures are running, so ``log(_:_:)`` looks for one only then.
     private static let captures = Atomic<Int>(0)
 
-    /// Runs `body` with every log line of the calling task, of any level, sent to
-    /// `receiver` rather than ``fn``: what tests use, since ``fn`` and ``level`` are
+    /// Runs `body` and returns the log lines of the calling task (`warning: …`), of any
+    /// level, which go nowhere else: what tests use, since ``fn`` and ``level`` are
     /// process-wide and tests run in parallel.
-    package static func capturing<Result>(
-      into receiver: @escaping @Sendable (DILogLevel, String) -> Void, _ body: () throws -> Result
-    ) rethrows -> Result {
+    package static func capturing(_ body: () throws -> Void) rethrows -> [String] {
+      let lines = Locked<[String]>([])
       captures.add(1, ordering: .relaxed)
       defer { captures.subtract(1, ordering: .relaxed) }
-      return try $capture.withValue(receiver, operation: body)
+      try $capture.withValue(
+        { level, message in lines.withLock { $0.append("\(level): \(message)") } }, operation: body)
+      return lines.withLock { $0 }
     }
   }
 }
