@@ -10,8 +10,7 @@
 ///   registrations involved:
 ///     OrderService: OrderService (Sources/App/Wiring.swift:12)
 ///     PaymentGateway: StripeGateway (Sources/App/Wiring.swift:13)
-///   hint: HTTPClient is registered only under the tag Internal: ask for it with
-///     by(tag: Internal.self, on: …)
+///   hint: HTTPClient is registered only under the tag Internal; ask for it with by(tag: Internal.self, on: …), or register it .as(HTTPClient.self) without a tag.
 /// ```
 ///
 /// A program reads ``code`` (an extensible set, compared with `==`) and the fields that
