@@ -136,6 +136,16 @@ private var recorded: (key: DIStorageKey, value: DIStorageValue) {
   return (key, value)
 }
 
+/// `number` in Lazy's examples.
+struct LazyExamples {
+  var number: Lazy<Int> { container.resolve() }
+}
+
+/// `number` in Provider's examples.
+struct ProviderExamples {
+  var number: Provider<Int> { container.resolve() }
+}
+
 struct AssociatedStorageExamples {
   let storage = AssociatedStorage()
 }

@@ -7,47 +7,49 @@ import DIFrameworks
 import DIParts
 import Testing
 
-// From Sources/DIContainer/API/Lazy.swift:16
-func example_Lazy_swift_L16() throws {
+extension LazyExamples {
+  // From Sources/DIContainer/API/Lazy.swift:16
+  func example_Lazy_swift_L16() throws {
 #sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 17)
-  final class Report {
-    let database: Lazy<Database>
-    init(database: Lazy<Database>) { self.database = database }
-    func run() { database.value.query("…") }   // Database is made here, once
+    final class Report {
+      let database: Lazy<Database>
+      init(database: Lazy<Database>) { self.database = database }
+      func run() { database.value.query("…") }   // Database is made here, once
+    }
+    container.register(Report.init)
+#sourceLocation()
   }
-  container.register(Report.init)
-#sourceLocation()
-}
 
-// From Sources/DIContainer/API/Lazy.swift:37
-func example_Lazy_swift_L37() throws {
+  // From Sources/DIContainer/API/Lazy.swift:37
+  func example_Lazy_swift_L37() throws {
 #sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 38)
-  let database: Database = lazyDatabase.value
-  _ = database
+    let database: Database = lazyDatabase.value
+    _ = database
 #sourceLocation()
-}
+  }
 
-// From Sources/DIContainer/API/Lazy.swift:49
-func example_Lazy_swift_L49() throws {
+  // From Sources/DIContainer/API/Lazy.swift:49
+  func example_Lazy_swift_L49() throws {
 #sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 50)
-  let database = try lazyDatabase.tryValue()
-  _ = database
+    let database = try lazyDatabase.tryValue()
+    _ = database
 #sourceLocation()
-}
+  }
 
-// From Sources/DIContainer/API/Lazy.swift:59
-func example_Lazy_swift_L59() throws {
+  // From Sources/DIContainer/API/Lazy.swift:59
+  func example_Lazy_swift_L59() throws {
 #sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 60)
-  if lazyDatabase.wasMade { lazyDatabase.value.close() }
+    if lazyDatabase.wasMade { lazyDatabase.value.close() }
 #sourceLocation()
-}
+  }
 
-// From Sources/DIContainer/API/Lazy.swift:68
-func example_Lazy_swift_L68() throws {
+  // From Sources/DIContainer/API/Lazy.swift:68
+  func example_Lazy_swift_L68() throws {
 #sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 69)
-  let number: Lazy<Int> = container.resolve()
-  _ = number
+    let number: Lazy<Int> = container.resolve()
+    _ = number
 #sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 70)
-  print(number)   // 1
+    print(number)   // 1
 #sourceLocation()
+  }
 }

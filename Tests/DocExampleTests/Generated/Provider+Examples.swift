@@ -7,40 +7,42 @@ import DIFrameworks
 import DIParts
 import Testing
 
-// From Sources/DIContainer/API/Provider.swift:13
-func example_Provider_swift_L13() throws {
+extension ProviderExamples {
+  // From Sources/DIContainer/API/Provider.swift:13
+  func example_Provider_swift_L13() throws {
 #sourceLocation(file: "Sources/DIContainer/API/Provider.swift", line: 14)
-  final class Server {
-    let handlers: Provider<Handler>
-    init(handlers: Provider<Handler>) { self.handlers = handlers }
-    func accept() { handlers.value.handle() }   // a new Handler per request
+    final class Server {
+      let handlers: Provider<Handler>
+      init(handlers: Provider<Handler>) { self.handlers = handlers }
+      func accept() { handlers.value.handle() }   // a new Handler per request
+    }
+    container.register(Server.init)
+#sourceLocation()
   }
-  container.register(Server.init)
-#sourceLocation()
-}
 
-// From Sources/DIContainer/API/Provider.swift:27
-func example_Provider_swift_L27() throws {
+  // From Sources/DIContainer/API/Provider.swift:27
+  func example_Provider_swift_L27() throws {
 #sourceLocation(file: "Sources/DIContainer/API/Provider.swift", line: 28)
-  let handler: Handler = handlers.value
-  _ = handler
+    let handler: Handler = handlers.value
+    _ = handler
 #sourceLocation()
-}
+  }
 
-// From Sources/DIContainer/API/Provider.swift:39
-func example_Provider_swift_L39() throws {
+  // From Sources/DIContainer/API/Provider.swift:39
+  func example_Provider_swift_L39() throws {
 #sourceLocation(file: "Sources/DIContainer/API/Provider.swift", line: 40)
-  let handler = try handlers.tryValue()
-  _ = handler
+    let handler = try handlers.tryValue()
+    _ = handler
 #sourceLocation()
-}
+  }
 
-// From Sources/DIContainer/API/Provider.swift:48
-func example_Provider_swift_L48() throws {
+  // From Sources/DIContainer/API/Provider.swift:48
+  func example_Provider_swift_L48() throws {
 #sourceLocation(file: "Sources/DIContainer/API/Provider.swift", line: 49)
-  let number: Provider<Int> = container.resolve()
-  _ = number
+    let number: Provider<Int> = container.resolve()
+    _ = number
 #sourceLocation(file: "Sources/DIContainer/API/Provider.swift", line: 50)
-  print(number)   // 1, then 2 on the next print
+    print(number)   // 1, then 2 on the next print
 #sourceLocation()
+  }
 }
