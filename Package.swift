@@ -25,6 +25,10 @@ let package = Package(
     .testTarget(name: "DIPartsTests", dependencies: ["DIContainer", "DIParts"]),
     .testTarget(
       name: "DIFrameworksTests", dependencies: ["DIContainer", "DIParts", "DIFrameworks"]),
+    // Every ```swift example of the doc comments, the DocC articles and README.md, extracted
+    // into Generated/ by Scripts/extract-doc-examples.sh: building the tests compiles them.
+    .testTarget(
+      name: "DocExampleTests", dependencies: ["DIContainer", "DIParts", "DIFrameworks"]),
     // Every snippet of SPEC.md, verbatim, with the behaviour its prose states.
     .testTarget(
       name: "SpecConformanceTests", dependencies: ["DIContainer", "DIParts", "DIFrameworks"]),

@@ -2,7 +2,7 @@ public import DIContainer
 
 extension DIContainer {
   /// Resolves a `T` as if a component of `framework` asked for it, or stops the program
-  /// with the ``DIError`` text when it cannot.
+  /// with the `DIError` text when it cannot.
   ///
   /// Among several candidates, `framework`'s own wins, then one of the frameworks it
   /// imports, then the `.default()` one. Modifier types apply as in `resolve()`: `T?`
@@ -28,12 +28,12 @@ extension DIContainer {
   }
 
   /// Resolves a `T` as if a component of `framework` asked for it, throwing a
-  /// ``DIError`` that explains why when it cannot.
+  /// `DIError` that explains why when it cannot.
   ///
   /// - Parameter framework: The framework on whose behalf to resolve; it should be
   ///   appended (a warning is logged when it is not).
   /// - Returns: The instance.
-  /// - Throws: ``DIError`` naming the path, the reason and the registrations involved.
+  /// - Throws: `DIError` naming the path, the reason and the registrations involved.
   ///
   /// ```swift
   /// let store: Store = try container.tryResolve(from: BillingFramework.self)

@@ -28,9 +28,11 @@ public protocol DIFramework {
   /// - Parameter container: The container the framework is appended to.
   ///
   /// ```swift
-  /// static func load(container: DIContainer) {
-  ///   container.import(CoreFramework.self)
-  ///   container.register(Invoicer.init)
+  /// final class BillingFramework: DIFramework {
+  ///   static func load(container: DIContainer) {
+  ///     container.import(CoreFramework.self)
+  ///     container.register(Invoicer.init)
+  ///   }
   /// }
   /// ```
   static func load(container: DIContainer)

@@ -24,8 +24,10 @@ public protocol DIPart {
   /// - Parameter container: The container the part is appended to.
   ///
   /// ```swift
-  /// static func load(container: DIContainer) {
-  ///   container.register(FileStore.init).as(Store.self)
+  /// final class StoragePart: DIPart {
+  ///   static func load(container: DIContainer) {
+  ///     container.register(FileStore.init).as(Store.self)
+  ///   }
   /// }
   /// ```
   static func load(container: DIContainer)

@@ -112,7 +112,7 @@ public final class AssociatedStorage: Sendable {
   /// - Returns: The value associated with `owner`.
   ///
   /// ```swift
-  /// let dependent: Dependent = storage.get(for: owner)   // Dependent(with: owner)
+  /// let state: OwnerState = storage.get(for: owner)   // OwnerState(with: owner)
   /// ```
   public func get<Value: KeyObjectInitializable>(for owner: Value.KeyObject) -> Value {
     get(for: owner) { owner in Value(with: owner) }

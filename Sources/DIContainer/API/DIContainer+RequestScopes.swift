@@ -34,7 +34,7 @@ extension DIContainer {
   /// - Returns: The owner's scope.
   ///
   /// ```swift
-  /// final class Request { … }
+  /// final class Request {}   // your request, connection or job type
   /// let request = Request()
   /// let log: RequestLog = container.scope(for: request).resolve()
   /// let same: RequestLog = container.scope(for: request).resolve()   // the same log

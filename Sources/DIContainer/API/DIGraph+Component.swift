@@ -25,7 +25,7 @@ extension DIGraph {
     /// The type the component makes.
     ///
     /// ```swift
-    /// #expect(component.type == Cat.self)
+    /// if component.type == Cat.self { print("a Cat") }
     /// ```
     public var type: Any.Type { registered.implementation }
 
@@ -148,13 +148,13 @@ extension DIGraph {
     /// The type it is resolved as.
     ///
     /// ```swift
-    /// #expect(service.type == Pet.self)
+    /// if service.type == Pet.self { print("resolvable as a Pet") }
     /// ```
     public let type: Any.Type
     /// The tag of `as(_:tag:)`, if any.
     ///
     /// ```swift
-    /// #expect(service.tag == Indoor.self)
+    /// if service.tag == Indoor.self { print("under the Indoor tag") }
     /// ```
     public let tag: Any.Type?
 

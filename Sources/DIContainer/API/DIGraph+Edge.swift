@@ -121,13 +121,13 @@ extension DIGraph {
     /// The service type asked for (the wrapped type, without modifiers).
     ///
     /// ```swift
-    /// #expect(edge.type == Logger.self)
+    /// if edge.type == Logger.self { print("asks for a Logger") }
     /// ```
     public let type: Any.Type
     /// The tag asked for, if any.
     ///
     /// ```swift
-    /// #expect(edge.tag == Indoor.self)
+    /// if edge.tag == Indoor.self { print("asks for the Indoor one") }
     /// ```
     public let tag: Any.Type?
     /// How it is asked for.

@@ -62,46 +62,46 @@ extension DIGraph {
       /// A needed component was registered without an initializer (`register(T.self)`).
       ///
       /// ```swift
-      /// problems.filter { $0.kind == .noInitializer }
+      /// let found = problems.filter { $0.kind == .noInitializer }
       /// ```
       public static let noInitializer = Self(name: "noInitializer")
       /// No component provides a dependency that is not optional.
       ///
       /// ```swift
-      /// problems.filter { $0.kind == .notRegistered }
+      /// let found = problems.filter { $0.kind == .notRegistered }
       /// ```
       public static let notRegistered = Self(name: "notRegistered")
       /// Several candidates and none is preferred for the asking framework (an error; a
       /// warning for an optional dependency, which silently gets nil).
       ///
       /// ```swift
-      /// problems.filter { $0.kind == .ambiguous }
+      /// let found = problems.filter { $0.kind == .ambiguous }
       /// ```
       public static let ambiguous = Self(name: "ambiguous")
       /// A cycle that cannot be built.
       ///
       /// ```swift
-      /// problems.filter { $0.kind == .cycle }
+      /// let found = problems.filter { $0.kind == .cycle }
       /// ```
       public static let cycle = Self(name: "cycle")
       /// A component with `arg` parameters is a dependency of another component, where no
       /// runtime argument reaches it.
       ///
       /// ```swift
-      /// problems.filter { $0.kind == .missingArgument }
+      /// let found = problems.filter { $0.kind == .missingArgument }
       /// ```
       public static let missingArgument = Self(name: "missingArgument")
       /// A component no `.root()` component reaches, when there are roots (a warning).
       ///
       /// ```swift
-      /// problems.filter { $0.kind == .unreachable }
+      /// let found = problems.filter { $0.kind == .unreachable }
       /// ```
       public static let unreachable = Self(name: "unreachable")
       /// A longer-lived component needs a `.scoped` one other than through a `Lazy` or
       /// `Provider`, so it would keep one request's instance for every later request.
       ///
       /// ```swift
-      /// problems.filter { $0.kind == .captiveDependency }
+      /// let found = problems.filter { $0.kind == .captiveDependency }
       /// ```
       public static let captiveDependency = Self(name: "captiveDependency")
 

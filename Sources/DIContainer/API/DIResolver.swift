@@ -36,7 +36,7 @@ extension DIResolver {
   ///
   /// ```swift
   /// let cat: Cat = resolver.resolve()
-  /// let cat: Cat? = resolver.resolve()
+  /// let stray: Cat? = resolver.resolve()
   /// let cats: [Animal] = many(resolver.resolve())
   /// ```
   public func resolve<T>(file: StaticString = #fileID, line: UInt = #line) -> T {

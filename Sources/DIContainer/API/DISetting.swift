@@ -16,7 +16,7 @@ public enum DILogLevel: Int, Sendable, Comparable, CustomStringConvertible {
   /// Orders levels from ``verbose`` to ``none``.
   ///
   /// ```swift
-  /// DILogLevel.info < .warning   // true
+  /// #expect(DILogLevel.info < .warning)
   /// ```
   public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -44,9 +44,16 @@ public enum DISetting {
   /// swift-log (the library does not depend on it):
   ///
   /// ```swift
-  /// let logger = Logger(label: "di")
+  /// // logger: a swift-log Logger, such as Logger(label: "di")
   /// DISetting.Log.level = .info
-  /// DISetting.Log.fn = { level, message in logger.log(level: level.swiftLog, "\(message)") }
+  /// DISetting.Log.fn = { level, message in
+  ///   switch level {
+  ///   case .verbose: logger.debug("\(message)")
+  ///   case .info: logger.info("\(message)")
+  ///   case .warning: logger.warning("\(message)")
+  ///   case .error, .none: logger.error("\(message)")
+  ///   }
+  /// }
   /// ```
   public enum Log {
     private static let function = Locked<@Sendable (DILogLevel, String) -> Void> {

@@ -78,12 +78,14 @@ public protocol DIStorage: Sendable {
   /// - Returns: The values that were kept.
   ///
   /// ```swift
-  /// func removeAll() -> [DIStorageValue] {
-  ///   let old = entries.withLock { entries in
-  ///     defer { entries = [:] }
-  ///     return entries
+  /// extension ExpiringStorage {
+  ///   func removeAll() -> [DIStorageValue] {
+  ///     let old = entries.withLock { entries in
+  ///       defer { entries = [:] }
+  ///       return entries
+  ///     }
+  ///     return old.values.map(\.0)
   ///   }
-  ///   return old.values.map(\.0)
   /// }
   /// ```
   func removeAll() -> [DIStorageValue]
@@ -137,7 +139,8 @@ public struct DIStorageKey: Hashable, Sendable, CustomStringConvertible {
   /// Hashes the registration's identity, so keys work in sets and dictionaries.
   ///
   /// ```swift
-  /// var seen: Set<DIStorageKey> = [key]
+  /// var seen: Set<DIStorageKey> = []
+  /// if seen.insert(key).inserted { print("first time") }
   /// ```
   public func hash(into hasher: inout Hasher) {
     hasher.combine(ObjectIdentifier(token))
