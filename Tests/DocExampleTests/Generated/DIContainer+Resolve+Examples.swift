@@ -23,24 +23,24 @@ func example_DIContainer_Resolve_swift_L24() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Resolve.swift:43
-func example_DIContainer_Resolve_swift_L43() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 44)
+// From Sources/DIContainer/API/DIContainer+Resolve.swift:44
+func example_DIContainer_Resolve_swift_L44() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 45)
   container.register(Presenter.self).injection(\.view)
   container.inject(into: presenter)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Resolve.swift:58
-func example_DIContainer_Resolve_swift_L58() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 59)
+// From Sources/DIContainer/API/DIContainer+Resolve.swift:59
+func example_DIContainer_Resolve_swift_L59() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 60)
   try container.tryInject(into: presenter)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Resolve.swift:99
-func example_DIContainer_Resolve_swift_L99() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 100)
+// From Sources/DIContainer/API/DIContainer+Resolve.swift:102
+func example_DIContainer_Resolve_swift_L102() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 103)
   let cat: Cat = *container
   _ = cat
 #sourceLocation()

@@ -15,21 +15,21 @@ func example_DIContainer_Scopes_swift_L7() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Scopes.swift:25
-func example_DIContainer_Scopes_swift_L25() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Scopes.swift", line: 26)
+// From Sources/DIContainer/API/DIContainer+Scopes.swift:30
+func example_DIContainer_Scopes_swift_L30() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Scopes.swift", line: 31)
   container.register(Cart.init).lifetime(.custom(name: "Session"))
   let session = container.scope(named: "Session")
   _ = session
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Scopes.swift:41
-func example_DIContainer_Scopes_swift_L41() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Scopes.swift", line: 42)
+// From Sources/DIContainer/API/DIContainer+Scopes.swift:46
+func example_DIContainer_Scopes_swift_L46() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Scopes.swift", line: 47)
   let session = DIScope(name: "Session")
   _ = session
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Scopes.swift", line: 43)
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Scopes.swift", line: 48)
   container.register(Cart.init).lifetime(.custom(session))
   container.initializeObjectsForScope(session)
 #sourceLocation()

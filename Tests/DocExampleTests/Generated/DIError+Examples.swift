@@ -7,92 +7,86 @@ import DIFrameworks
 import DIParts
 import Testing
 
-// From Sources/DIContainer/API/DIError.swift:15
-func example_DIError_swift_L15() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 16)
+// From Sources/DIContainer/API/DIError.swift:19
+func example_DIError_swift_L19() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 20)
   do {
     let service: OrderService = try container.tryResolve()
     _ = service
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 18)
-  } catch {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 22)
+  } catch where error.code == .notRegistered {
     print(error)   // the text above
   }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIError.swift:25
-func example_DIError_swift_L25() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 26)
-  if case .ambiguous(let candidates) = error.reason { print(candidates) }
-#sourceLocation()
-}
-
-// From Sources/DIContainer/API/DIError.swift:57
-func example_DIError_swift_L57() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 58)
+// From Sources/DIContainer/API/DIError.swift:29
+func example_DIError_swift_L29() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 30)
   print(error.path.map(\.requested).joined(separator: " → "))
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIError.swift:104
-func example_DIError_swift_L104() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 105)
-  if error.reason == .notRegistered { registerDefaults(container) }
-#sourceLocation()
-}
-
-// From Sources/DIContainer/API/DIError.swift:110
-func example_DIError_swift_L110() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 111)
+// From Sources/DIContainer/API/DIError.swift:89
+func example_DIError_swift_L89() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 90)
   let steps = error.path.count   // 3 for OrderService → PaymentGateway → HTTPClient
   _ = steps
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIError.swift:132
-func example_DIError_swift_L132() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 133)
+// From Sources/DIContainer/API/DIError.swift:101
+func example_DIError_swift_L101() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 102)
+  for hint in error.hints { print("hint:", hint) }
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/DIError.swift:148
+func example_DIError_swift_L148() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 149)
   #expect(error == expected)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIError.swift:143
-func example_DIError_swift_L143() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 144)
-  if error.code == .cycle { print(error) }
+// From Sources/DIContainer/API/DIError.swift:158
+func example_DIError_swift_L158() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 159)
+  print(error.requested)   // OrderService
 #sourceLocation()
 }
 
 // From Sources/DIContainer/API/DIError.swift:174
 func example_DIError_swift_L174() throws {
 #sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 175)
-  print(error.requested)   // OrderService
+  if error.code == .cycle { print(error.cycle.map(\.requested)) }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIError.swift:188
-func example_DIError_swift_L188() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 189)
-  print(error.description)
+// From Sources/DIContainer/API/DIError.swift:182
+func example_DIError_swift_L182() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 183)
+  if error.code == .ambiguous { print(error.candidates.joined(separator: "\n")) }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIError.swift:292
-func example_DIError_swift_L292() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 293)
-  do {
-    let cat: Cat = try container.tryResolve()
-    _ = cat
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 295)
-  } catch where error.code == .notRegistered {
-    print("register Cat first")
-  }
+// From Sources/DIContainer/API/DIError.swift:194
+func example_DIError_swift_L194() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 195)
+  print(error.cycle.map(\.requested).joined(separator: " → "))   // A → B → A
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIError.swift:313
-func example_DIError_swift_L313() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 314)
-  print(error.code)   // notRegistered
+// From Sources/DIContainer/API/DIError.swift:209
+func example_DIError_swift_L209() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 210)
+  if let position = error.argumentPosition { print("argument \(position)") }
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/DIError.swift:224
+func example_DIError_swift_L224() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 225)
+  if let cause = error.underlyingError { print("because:", cause) }
 #sourceLocation()
 }

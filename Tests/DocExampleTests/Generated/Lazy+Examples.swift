@@ -28,28 +28,48 @@ extension LazyExamples {
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Lazy.swift:49
-  func example_Lazy_swift_L49() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 50)
+  // From Sources/DIContainer/API/Lazy.swift:53
+  func example_Lazy_swift_L53() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 54)
     let database = try lazyDatabase.tryValue()
     _ = database
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Lazy.swift:59
-  func example_Lazy_swift_L59() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 60)
+  // From Sources/DIContainer/API/Lazy.swift:63
+  func example_Lazy_swift_L63() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 64)
     if lazyDatabase.wasMade { lazyDatabase.value.close() }
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Lazy.swift:68
-  func example_Lazy_swift_L68() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 69)
+  // From Sources/DIContainer/API/Lazy.swift:73
+  func example_Lazy_swift_L73() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 74)
     let number: Lazy<Int> = container.resolve()
     _ = number
-#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 70)
-    print(number)   // 1
+#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 75)
+    print(number)   // Lazy<Int> (not made yet)
+    _ = number.value
+    print(number)   // Lazy<Int>: 1
+#sourceLocation()
+  }
+
+  // From Sources/DIContainer/API/Lazy.swift:91
+  func example_Lazy_swift_L91() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 92)
+    let number: Lazy<Int> = container.resolve()
+    _ = number
+#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 93)
+    print(number)                   // 1: the value, made now
+    print(number.description)       // Lazy<Int>: 1
+#sourceLocation()
+  }
+
+  // From Sources/DIContainer/API/Lazy.swift:102
+  func example_Lazy_swift_L102() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 103)
+    debugPrint(number)
 #sourceLocation()
   }
 }

@@ -40,56 +40,63 @@ func example_LazyWithArguments_swift_L60() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/LazyWithArguments.swift:70
-func example_LazyWithArguments_swift_L70() throws {
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 71)
+// From Sources/DIContainer/API/LazyWithArguments.swift:71
+func example_LazyWithArguments_swift_L71() throws {
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 72)
+  print(lazyConnection)   // the type, then its value once made
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/LazyWithArguments.swift:81
+func example_LazyWithArguments_swift_L81() throws {
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 82)
   let connection: Lazy1<Connection, String> = container.resolve()
   _ = connection
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 72)
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 83)
   let db = connection.value("postgres://db")
   _ = db
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/LazyWithArguments.swift:78
-func example_LazyWithArguments_swift_L78() throws {
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 79)
+// From Sources/DIContainer/API/LazyWithArguments.swift:89
+func example_LazyWithArguments_swift_L89() throws {
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 90)
   let cat: Lazy2<Cat, String, Int> = container.resolve()
   _ = cat
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 80)
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 91)
   let mimi = cat.value("Mimi", 3)
   _ = mimi
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/LazyWithArguments.swift:86
-func example_LazyWithArguments_swift_L86() throws {
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 87)
+// From Sources/DIContainer/API/LazyWithArguments.swift:97
+func example_LazyWithArguments_swift_L97() throws {
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 98)
   let origin: Lazy3<Point, Int, Int, Int> = container.resolve()
   _ = origin
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 88)
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 99)
   let point = origin.value(0, 0, 0)
   _ = point
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/LazyWithArguments.swift:94
-func example_LazyWithArguments_swift_L94() throws {
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 95)
+// From Sources/DIContainer/API/LazyWithArguments.swift:105
+func example_LazyWithArguments_swift_L105() throws {
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 106)
   let unit: Lazy4<Rect, Int, Int, Int, Int> = container.resolve()
   _ = unit
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 96)
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 107)
   let rect = unit.value(0, 0, 1, 1)
   _ = rect
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/LazyWithArguments.swift:102
-func example_LazyWithArguments_swift_L102() throws {
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 103)
+// From Sources/DIContainer/API/LazyWithArguments.swift:113
+func example_LazyWithArguments_swift_L113() throws {
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 114)
   let first: Lazy5<Row, Int, String, String, Bool, Double> = container.resolve()
   _ = first
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 104)
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 115)
   let row = first.value(1, "a", "b", true, 0.5)
   _ = row
 #sourceLocation()

@@ -28,21 +28,39 @@ extension ProviderExamples {
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Provider.swift:39
-  func example_Provider_swift_L39() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Provider.swift", line: 40)
+  // From Sources/DIContainer/API/Provider.swift:43
+  func example_Provider_swift_L43() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Provider.swift", line: 44)
     let handler = try handlers.tryValue()
     _ = handler
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Provider.swift:48
-  func example_Provider_swift_L48() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Provider.swift", line: 49)
+  // From Sources/DIContainer/API/Provider.swift:53
+  func example_Provider_swift_L53() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Provider.swift", line: 54)
     let number: Provider<Int> = container.resolve()
     _ = number
-#sourceLocation(file: "Sources/DIContainer/API/Provider.swift", line: 50)
-    print(number)   // 1, then 2 on the next print
+#sourceLocation(file: "Sources/DIContainer/API/Provider.swift", line: 55)
+    print(number)   // Provider<Int>
+#sourceLocation()
+  }
+
+  // From Sources/DIContainer/API/Provider.swift:69
+  func example_Provider_swift_L69() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Provider.swift", line: 70)
+    let number: Provider<Int> = container.resolve()
+    _ = number
+#sourceLocation(file: "Sources/DIContainer/API/Provider.swift", line: 71)
+    print(number)                   // 1, then 2 on the next print
+    print(number.description)       // Provider<Int>
+#sourceLocation()
+  }
+
+  // From Sources/DIContainer/API/Provider.swift:80
+  func example_Provider_swift_L80() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Provider.swift", line: 81)
+    debugPrint(number)
 #sourceLocation()
   }
 }

@@ -33,56 +33,63 @@ func example_ProviderWithArguments_swift_L44() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/ProviderWithArguments.swift:56
-func example_ProviderWithArguments_swift_L56() throws {
-#sourceLocation(file: "Sources/DIContainer/API/ProviderWithArguments.swift", line: 57)
+// From Sources/DIContainer/API/ProviderWithArguments.swift:57
+func example_ProviderWithArguments_swift_L57() throws {
+#sourceLocation(file: "Sources/DIContainer/API/ProviderWithArguments.swift", line: 58)
+  print(kittens)   // the provider's type
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/ProviderWithArguments.swift:67
+func example_ProviderWithArguments_swift_L67() throws {
+#sourceLocation(file: "Sources/DIContainer/API/ProviderWithArguments.swift", line: 68)
   let kittens: Provider1<Kitten, String> = container.resolve()
   _ = kittens
-#sourceLocation(file: "Sources/DIContainer/API/ProviderWithArguments.swift", line: 58)
+#sourceLocation(file: "Sources/DIContainer/API/ProviderWithArguments.swift", line: 69)
   let mimi = kittens.value("Mimi")
   _ = mimi
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/ProviderWithArguments.swift:64
-func example_ProviderWithArguments_swift_L64() throws {
-#sourceLocation(file: "Sources/DIContainer/API/ProviderWithArguments.swift", line: 65)
+// From Sources/DIContainer/API/ProviderWithArguments.swift:75
+func example_ProviderWithArguments_swift_L75() throws {
+#sourceLocation(file: "Sources/DIContainer/API/ProviderWithArguments.swift", line: 76)
   let cats: Provider2<Cat, String, Int> = container.resolve()
   _ = cats
-#sourceLocation(file: "Sources/DIContainer/API/ProviderWithArguments.swift", line: 66)
+#sourceLocation(file: "Sources/DIContainer/API/ProviderWithArguments.swift", line: 77)
   let mimi = cats.value("Mimi", 3)
   _ = mimi
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/ProviderWithArguments.swift:72
-func example_ProviderWithArguments_swift_L72() throws {
-#sourceLocation(file: "Sources/DIContainer/API/ProviderWithArguments.swift", line: 73)
+// From Sources/DIContainer/API/ProviderWithArguments.swift:83
+func example_ProviderWithArguments_swift_L83() throws {
+#sourceLocation(file: "Sources/DIContainer/API/ProviderWithArguments.swift", line: 84)
   let points: Provider3<Point, Int, Int, Int> = container.resolve()
   _ = points
-#sourceLocation(file: "Sources/DIContainer/API/ProviderWithArguments.swift", line: 74)
+#sourceLocation(file: "Sources/DIContainer/API/ProviderWithArguments.swift", line: 85)
   let origin = points.value(0, 0, 0)
   _ = origin
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/ProviderWithArguments.swift:80
-func example_ProviderWithArguments_swift_L80() throws {
-#sourceLocation(file: "Sources/DIContainer/API/ProviderWithArguments.swift", line: 81)
+// From Sources/DIContainer/API/ProviderWithArguments.swift:91
+func example_ProviderWithArguments_swift_L91() throws {
+#sourceLocation(file: "Sources/DIContainer/API/ProviderWithArguments.swift", line: 92)
   let rects: Provider4<Rect, Int, Int, Int, Int> = container.resolve()
   _ = rects
-#sourceLocation(file: "Sources/DIContainer/API/ProviderWithArguments.swift", line: 82)
+#sourceLocation(file: "Sources/DIContainer/API/ProviderWithArguments.swift", line: 93)
   let unit = rects.value(0, 0, 1, 1)
   _ = unit
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/ProviderWithArguments.swift:88
-func example_ProviderWithArguments_swift_L88() throws {
-#sourceLocation(file: "Sources/DIContainer/API/ProviderWithArguments.swift", line: 89)
+// From Sources/DIContainer/API/ProviderWithArguments.swift:99
+func example_ProviderWithArguments_swift_L99() throws {
+#sourceLocation(file: "Sources/DIContainer/API/ProviderWithArguments.swift", line: 100)
   let rows: Provider5<Row, Int, String, String, Bool, Double> = container.resolve()
   _ = rows
-#sourceLocation(file: "Sources/DIContainer/API/ProviderWithArguments.swift", line: 90)
+#sourceLocation(file: "Sources/DIContainer/API/ProviderWithArguments.swift", line: 101)
   let row = rows.value(1, "a", "b", true, 0.5)
   _ = row
 #sourceLocation()
