@@ -308,4 +308,20 @@ private final class Optionals {
       #expect(Set(seen.all).count == 1)
     }
   }
+
+  @Test func aLazyKeptByACachedInstanceDoesNotKeepItAlive() {
+    weak var weakHolder: LazyHolder?
+    do {
+      let container = DIContainer()
+      container.register(Cat.init)
+      container.register(LazyHolder.init).lifetime(.perContainer(.single))
+      weakHolder = container.resolve() as LazyHolder
+    }
+    #expect(weakHolder == nil, "the Lazy names its component without holding it")
+  }
+}
+
+private final class LazyHolder {
+  let cat: Lazy<Cat>
+  init(cat: Lazy<Cat>) { self.cat = cat }
 }

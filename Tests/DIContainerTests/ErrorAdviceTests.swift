@@ -23,7 +23,7 @@ private enum Advice {
     init(width: Int) {}
   }
   final class Wrapper {
-    init(wide: Wide) {}
+    init(wide: Wide, label: String) {}
   }
   final class View {}
   final class Presenter {
@@ -73,7 +73,10 @@ private enum Advice {
     }
     let hint = error?.hints.first ?? ""
     #expect(hint.hasPrefix("Stripe (DIContainerTests/ErrorAdviceTests.swift:"))
-    #expect(hint.contains("is a Gateway but was not registered as one; add .as(Gateway.self)"))
+    #expect(
+      hint.hasSuffix(
+        "makes Gateway instances but was not registered as Gateway; add .as(Gateway.self) to"
+          + " its registration."))
   }
 
   @Test func aSubclassNamesItsRegistrationWithoutAnInstance() {
@@ -82,7 +85,9 @@ private enum Advice {
     let error = #expect(throws: DIError.self) {
       let _: Advice.Vehicle = try container.tryResolve()
     }
-    #expect(error?.hints.first?.contains("is a Vehicle but was not registered as one") == true)
+    #expect(
+      error?.hints.first?.contains("makes Vehicle instances but was not registered as Vehicle")
+        == true)
   }
 
   @Test func aConformanceTheLibraryCannotSeeIsNotGuessed() {
@@ -94,6 +99,31 @@ private enum Advice {
     #expect(error?.code == .notRegistered)
     #expect(error?.hints == [])
     #expect(error?.description.contains("hint") == false)
+  }
+
+  @Test func aTaggedRegistrationIsNotSaidToMissAs() {
+    let container = DIContainer()
+    container.register(Advice.Truck.init).as(Advice.Vehicle.self, tag: Advice.Indoor.self)
+    let error = #expect(throws: DIError.self) {
+      let _: Advice.Vehicle = try container.tryResolve()
+    }
+    #expect(error?.hints.count == 1)
+    #expect(
+      error?.hints.first?.hasPrefix("Vehicle is registered only under the tag Indoor") == true)
+  }
+
+  @Test func aKeptErrorKeepsNoInstanceAlive() {
+    weak var weakCat: Advice.Cat?
+    var error: DIError?
+    do {
+      let container = DIContainer()
+      container.register(Advice.Cat.init).lifetime(.perContainer(.single))
+      weakCat = container.resolve() as Advice.Cat
+      error = #expect(throws: DIError.self) { let _: Advice.Store = try container.tryResolve() }
+    }
+    #expect(weakCat == nil)
+    #expect(error?.code == .notRegistered)
+    #expect(error?.hints == [], "its container is gone: nothing left to hint at")
   }
 
   @Test func hintsAreWorkedOutOnlyWhenRead() {
@@ -131,16 +161,16 @@ private enum Advice {
   @Test func anArgumentADependencyNeedsSaysArgumentsGoToTheComponentAskedFor() {
     let container = DIContainer()
     container.register { Advice.Wide(width: arg($0)) }
-    container.register(Advice.Wrapper.init)
+    container.register { Advice.Wrapper(wide: $0, label: arg($1)) }
     let error = #expect(throws: DIError.self) {
-      let _: Advice.Wrapper = try container.tryResolve(arguments: [3])
+      let _: Advice.Wrapper = try container.tryResolve(arguments: ["label"])
     }
     #expect(error?.code == .missingArgument)
     #expect(error?.path.map(\.requested) == ["Wrapper", "Wide"])
     #expect(
       error?.description.contains("runtime arguments go only to the component asked for")
         == true)
-    #expect(error?.description.contains("Provider1<Wide, Int>") == true)
+    #expect(error?.description.contains("inject a provider of Wide with its arguments") == true)
   }
 
   @Test func aWrongArgumentNamesItsPositionAndBothTypes() {
@@ -153,7 +183,7 @@ private enum Advice {
     #expect(error?.argumentPosition == 1)
     #expect(
       error?.description.contains(
-        "runtime argument 1 for Wide is a String; its arg parameter 1 takes a Int.") == true)
+        "runtime argument 1 for Wide is of type String; its arg parameter 1 takes Int.") == true)
   }
 
   // MARK: - inject(into:)

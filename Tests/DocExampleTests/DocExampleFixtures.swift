@@ -274,6 +274,7 @@ final class Rect {}
 final class Row {}
 
 protocol Store: AnyObject {}
+final class TenantStore: Store {}
 protocol Cache: AnyObject {}
 final class FileStore: Store {}
 final class PostgresStore: Store {}

@@ -62,10 +62,10 @@ extension DIContainer: DIResolver {
   public func tryInject<T>(into object: T) throws(DIError) {
     try DIResolutionContext.with(self, requester: nil) { (context) throws(DIError) in
       let name = String(describing: T.self)
-      guard let entry = context.snapshot.table[ServiceKey(T.self)] else {
+      guard let (entry, level) = context.snapshot.lookUp(ServiceKey(T.self)) else {
         throw context.notRegistered(T.self, tag: nil)
       }
-      let component = try context.choose(entry, for: T.self, tag: nil)
+      let component = try context.choose(entry, for: T.self, tag: nil, in: level)
       do throws(DIError) {
         try context.inject(component, into: object, frame: nil)
         try context.finish()
@@ -87,7 +87,7 @@ extension DIContainer: DIResolver {
     }
     return try DIResolutionContext.with(self, requester: framework, arguments: arguments) {
       (context) throws(DIError) -> T in
-      try context.value(T.self, tag: nil)
+      try context.valueWithArguments(T.self, tag: nil)
     }
   }
 }

@@ -22,13 +22,49 @@ public final class DIContainer: Sendable {
   /// The current snapshot, unretained (the registry keeps it); nil after a registration
   /// changes, until the next request publishes a new one.
   private let published = Atomic<Unmanaged<Snapshot>?>(nil)
+  /// The container whose registrations this one falls back on, if it is a child.
+  let parent: DIContainer?
 
   /// Creates an empty container.
   ///
   /// ```swift
   /// let container = DIContainer()
   /// ```
-  public init() {}
+  public init() {
+    parent = nil
+  }
+
+  /// Creates a child of `parent`: a container that resolves from its own registrations
+  /// first and then from its parent's, sharing the parent's cached instances.
+  ///
+  /// The candidate rules apply within each level, the child's first: when the child has
+  /// candidates for a service, the parent's are not considered (two child candidates
+  /// without `.default()` are ambiguous; a child's plain candidate beats a parent's
+  /// `.test()`). A parent's `.prototype` and `.objectGraph` components resolved through
+  /// the child see the child's registrations, so an override reaches deep into the
+  /// graph; a parent's cached instances are made by the parent from its own
+  /// registrations, so an override never leaks into an instance the parent shares. `many`
+  /// collects the child's components, then the parent's.
+  ///
+  /// A parent never sees a child's registrations; `clean()` of a child drops only the
+  /// child's instances; a child keeps its parent alive. Frameworks, parts, request scopes
+  /// and graph validation work in a child (validating it includes what it resolves from
+  /// its parent).
+  ///
+  /// - Parameter parent: The container to fall back on.
+  ///
+  /// ```swift
+  /// let tenant = DIContainer(parent: container)
+  /// tenant.register(TenantStore.init).as(Store.self)   // overrides the parent's Store here
+  /// let store: Store = tenant.resolve()
+  /// ```
+  public init(parent: DIContainer) {
+    self.parent = parent
+    parent.registry.withLock { registry in
+      registry.children.removeAll { $0.object == nil }
+      registry.children.append(WeakReference(self))
+    }
+  }
 
   /// The registrations as requests read them, retained: for everything but requests,
   /// which read them through ``UnsafeSnapshotAccess``.
@@ -59,7 +95,11 @@ public final class DIContainer: Sendable {
     if let current = registry.current, published.load(ordering: .acquiring) != nil {
       return (current, [])
     }
-    let snapshot = Snapshot(components: registry.compile(), imports: registry.imports)
+    // A child reads its parent's snapshot under its own lock (never the other way round:
+    // a parent tells its children about a registration after releasing its lock).
+    let snapshot = Snapshot(
+      components: registry.compile(owner: ObjectIdentifier(self)), imports: registry.imports,
+      loaded: registry.loaded, parent: parent.map { Snapshot.Level(container: $0, snapshot: $0.snapshot) })
     if let replaced = registry.current { registry.retired.append(replaced) }
     registry.current = snapshot
     published.store(.passUnretained(snapshot), ordering: .sequentiallyConsistent)
@@ -83,12 +123,22 @@ public final class DIContainer: Sendable {
     return freed
   }
 
-  /// Changes the registry and retires the published snapshot.
+  /// Changes the registry and retires the published snapshot, this container's and its
+  /// children's (theirs include this one's registrations).
   func edit<Result: Sendable>(_ change: (inout Registry) -> Result) -> Result {
-    registry.withLock { registry in
+    let (result, children) = registry.withLock { registry in
       let result = change(&registry)
       published.store(nil, ordering: .releasing)
-      return result
+      return (result, registry.children.isEmpty ? [] : registry.children.compactMap(\.object))
     }
+    for case let child as DIContainer in children { child.retireSnapshot() }
+    return result
+  }
+
+  /// Retires the published snapshot, because the parent's registrations changed: under
+  /// the lock, so a snapshot being made now from the parent's old registrations is
+  /// retired once published.
+  private func retireSnapshot() {
+    edit { _ in }
   }
 }

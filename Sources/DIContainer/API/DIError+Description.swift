@@ -45,16 +45,21 @@ extension DIError {
         + " deadlock (break the loop with injection(cycle: true, …) or a Lazy/Provider, or"
         + " create these instances ahead, e.g. with initializeSingletonObjects())."
     case .wrongArgument(let position, let expected, let actual):
-      return "runtime argument \(position) for \(failing) is a \(actual); its arg parameter"
-        + " \(position) takes a \(expected)."
+      return "runtime argument \(position) for \(failing) is of type \(actual); its arg"
+        + " parameter \(position) takes \(expected)."
     case .missingArgument(let position, let expected, let ofDependency):
       let needs = "\(failing) needs runtime argument \(position) (\(expected)), which"
       guard ofDependency else {
         return needs + " was not passed; pass it with resolve(arg:) or resolve(args:)."
       }
       return needs + " it cannot get: runtime arguments go only to the component asked for,"
-        + " not to its dependencies; inject a provider with arguments (Provider1<\(failing),"
-        + " \(expected)>) and pass them through it."
+        + " not to its dependencies; inject a provider of \(failing) with its arguments"
+        + " (Provider1 … Provider5) and pass them through it."
+    case .extraArguments(let passed, let taken):
+      let takes = taken == 0 ? "takes none" : "takes \(taken)"
+      return "\(passed) runtime arguments were passed, and \(failing) \(takes) (its arg"
+        + " parameters); pass only the arguments it takes, or register the component that"
+        + " takes them."
     case .argumentNotHashable(let position, let type):
       return "runtime argument \(position) for \(failing) is a \(type), which is not"
         + " Hashable; a .multiton component keeps one instance per set of arguments, so they"

@@ -19,6 +19,8 @@ extension DIError {
     /// The `arg` parameter `position` (of type `expected`) has no runtime argument; when
     /// `ofDependency`, its component is not the one asked for, which alone gets them.
     case missingArgument(position: Int, expected: String, ofDependency: Bool)
+    /// `passed` runtime arguments went to a component whose `arg` parameters take `taken`.
+    case extraArguments(passed: Int, taken: Int)
     /// Runtime argument `position`, a `type`, is not `Hashable` (a `.multiton` needs it).
     case argumentNotHashable(position: Int, type: String)
     /// The factory of `component` threw (the error's ``DIError/underlyingError``).
@@ -47,6 +49,7 @@ extension DIError {
       case .tooDeep: .tooDeep
       case .wrongArgument: .wrongArgument
       case .missingArgument: .missingArgument
+      case .extraArguments: .extraArguments
       case .argumentNotHashable: .argumentNotHashable
       case .factoryFailed: .factoryFailed
       case .noInitializer: .noInitializer

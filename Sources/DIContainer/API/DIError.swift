@@ -214,6 +214,7 @@ extension DIError {
     case .missingArgument(let position, _, _), .wrongArgument(let position, _, _),
       .argumentNotHashable(let position, _):
       position
+    case .extraArguments(_, let taken): taken + 1
     default: nil
     }
   }

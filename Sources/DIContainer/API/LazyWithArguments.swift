@@ -121,6 +121,7 @@ extension LazyWithArguments: DIParameterModifier, DelayedModifier {
   static var delayedName: String {
     nameOfDelayed("Lazy", T.self, repeat (each Argument).self)
   }
+  static var argumentTypes: [ObjectIdentifier]? { identities(of: repeat (each Argument).self) }
 
   package static func describe(_ request: inout DIRequest) {
     describeDelayed(&request)

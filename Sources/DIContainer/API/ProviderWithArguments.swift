@@ -107,6 +107,7 @@ extension ProviderWithArguments: DIParameterModifier, DelayedModifier {
   static var delayedName: String {
     nameOfDelayed("Provider", T.self, repeat (each Argument).self)
   }
+  static var argumentTypes: [ObjectIdentifier]? { identities(of: repeat (each Argument).self) }
 
   package static func describe(_ request: inout DIRequest) {
     describeDelayed(&request)

@@ -47,8 +47,14 @@ final class Component: Sendable {
   let cell: Unmanaged<InstanceCell>?
   /// Registration order within the container.
   let order: Int
+  /// The container that registered it: the one that makes its cached instances, also
+  /// when a child container asks (see ``DIContainer/init(parent:)``).
+  let owner: ObjectIdentifier
+  /// The types of its `arg` parameters, in the order they take runtime arguments: the
+  /// initializer's, then the injections'.
+  let argumentTypes: [ObjectIdentifier]
 
-  init(draft: borrowing ComponentDraft, storage: InstanceStorage) {
+  init(draft: borrowing ComponentDraft, storage: InstanceStorage, owner: ObjectIdentifier) {
     implementation = draft.implementation
     file = draft.file
     line = draft.line
@@ -60,9 +66,10 @@ final class Component: Sendable {
     services = draft.services
     injections = draft.injections
     hasCycleBreaks = draft.injections.contains { $0.isCycleBreak }
-    takesArguments =
-      draft.parameters.contains(where: \.isArgument)
-      || draft.injections.contains { $0.dependencies.contains(where: \.isArgument) }
+    argumentTypes = (draft.parameters + draft.injections.flatMap(\.dependencies))
+      .filter(\.isArgument).map { ObjectIdentifier($0.type) }
+    takesArguments = !argumentTypes.isEmpty
+    self.owner = owner
     needsInjection = !draft.injections.isEmpty || draft.postInit != nil
     postInit = draft.postInit
     isDefault = draft.isDefault
@@ -75,9 +82,10 @@ final class Component: Sendable {
     onClean = draft.onClean.map {
       CleanHook(
         run: $0,
-        name: Self.summary(
+        name: Name(
           implementation: draft.implementation, file: draft.file, line: draft.line,
-          framework: draft.framework, part: draft.part))
+          framework: draft.framework, part: draft.part
+        ).description)
     }
   }
 
@@ -91,17 +99,27 @@ final class Component: Sendable {
   var location: String { "\(file):\(line)" }
 
   /// `Cat (CatTests.swift:12)`, with the framework and part when there are any.
-  var summary: String {
-    Self.summary(
-      implementation: implementation, file: file, line: line, framework: framework, part: part)
+  var summary: String { identity.description }
+
+  /// What names the component in messages, without holding it.
+  var identity: Name {
+    Name(implementation: implementation, file: file, line: line, framework: framework, part: part)
   }
 
-  private static func summary(
-    implementation: Any.Type, file: StaticString, line: UInt, framework: DIModuleID?,
-    part: DIModuleID?
-  ) -> String {
-    let modules = [framework?.name, part?.name].compactMap { $0 }
-    let owner = modules.isEmpty ? "" : modules.joined(separator: ", ") + ", "
-    return "\(implementation) (\(owner)\(file):\(line))"
+  /// What names a component in messages: a value that holds no object, so whatever keeps
+  /// it (a delayed value, a clean hook) keeps nothing alive.
+  struct Name: Sendable, CustomStringConvertible {
+    let implementation: Any.Type
+    let file: StaticString
+    let line: UInt
+    let framework: DIModuleID?
+    let part: DIModuleID?
+
+    /// `Cat (CatTests.swift:12)`, with the framework and part when there are any.
+    var description: String {
+      let modules = [framework?.name, part?.name].compactMap { $0 }
+      let owner = modules.isEmpty ? "" : modules.joined(separator: ", ") + ", "
+      return "\(implementation) (\(owner)\(file):\(line))"
+    }
   }
 }

@@ -75,7 +75,7 @@ extension DIRequestScope {
     return try DIResolutionContext.with(
       container, requester: framework, arguments: arguments, requestScope: self
     ) { (context) throws(DIError) -> T in
-      try context.value(T.self, tag: nil)
+      try context.valueWithArguments(T.self, tag: nil)
     }
   }
 }

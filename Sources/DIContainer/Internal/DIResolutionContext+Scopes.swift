@@ -10,17 +10,20 @@ extension DIResolutionContext {
   /// the requester's framework when `inFramework`.
   func components(of type: Any.Type, tag: Any.Type?, inFramework: Bool) -> [Component] {
     let key = ServiceKey(type, tag: tag)
-    let all = snapshot.collections[key] ?? []
+    let all = snapshot.collection(key) ?? []
     return inFramework ? all.filter { $0.framework == requester } : all
   }
 
   /// Checks that a request for `T` under `tag` has a single candidate now, so a delayed
   /// value of an unresolvable service fails where it is injected (and an optional one is
-  /// nil) rather than at its first use.
-  func checkCandidate<T>(_ type: T.Type, tag: Any.Type?) throws(DIError) {
+  /// nil) rather than at its first use. `arguments`: the types of the runtime arguments
+  /// the delayed value will pass, which take part in the choice.
+  func checkCandidate<T>(
+    _ type: T.Type, tag: Any.Type?, arguments: [ObjectIdentifier]? = nil
+  ) throws(DIError) {
     let key = ServiceKey(T.self, tag: tag)
-    if let entry = snapshot.table[key] {
-      _ = try choose(entry, for: T.self, tag: tag)
+    if let (entry, level) = snapshot.lookUp(key) {
+      _ = try choose(entry, for: T.self, tag: tag, in: level, arguments: arguments)
     } else if !(T.self is any DIParameterModifier.Type) {
       throw notRegistered(T.self, tag: tag)
     }

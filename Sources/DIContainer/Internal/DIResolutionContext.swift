@@ -200,6 +200,11 @@ package struct DIResolutionContext {
   private mutating func unregisteredValue<T>(_ type: T.Type, tag: Any.Type?) throws(DIError)
     -> T
   {
+    if let parent = snapshot.parent,
+      let (entry, level) = parent.snapshot.lookUp(ServiceKey(T.self, tag: tag))
+    {
+      return try instance(T.self, of: try choose(entry, for: T.self, tag: tag, in: level))
+    }
     if let modifier = T.self as? any DIParameterModifier.Type {
       return try resolve(modifier, as: T.self, tag: tag)
     }
@@ -210,7 +215,7 @@ package struct DIResolutionContext {
   /// container knows that would fix it.
   @inline(never)
   func notRegistered<T>(_ type: T.Type, tag: Any.Type?) -> DIError {
-    NotRegisteredHints.error(T.self, tag: tag, snapshot: snapshot, container: container)
+    NotRegisteredHints.error(T.self, tag: tag, snapshot: snapshot)
   }
 
   /// Resolves `Wrapped`, or nil when no candidate or no single candidate provides it, when
@@ -222,16 +227,10 @@ package struct DIResolutionContext {
   ) throws(DIError) -> Wrapped? {
     let key = ServiceKey(Wrapped.self, tag: tag)
     if let entry = table._withUnsafeGuaranteedRef({ $0[key] }) {
-      let chosen: Component?
-      switch entry {
-      case .single(let component): chosen = component
-      case .multiple(let candidates):
-        chosen = snapshot.choose(among: candidates, requester: requester)
-      }
-      guard let component = chosen, component.factory != nil,
-        !component.takesArguments || (depth == 0 && argumentBuffer != nil)
-      else { return nil }
-      return try instance(Wrapped.self, of: component)
+      return try optionalInstance(Wrapped.self, of: entry, in: snapshot)
+    }
+    if let parent = snapshot.parent, let (entry, level) = parent.snapshot.lookUp(key) {
+      return try optionalInstance(Wrapped.self, of: entry, in: level)
     }
     guard let modifier = Wrapped.self as? any DIParameterModifier.Type else { return nil }
     do throws(DIError) {
@@ -244,6 +243,24 @@ package struct DIResolutionContext {
     }
   }
 
+  /// The instance of the component chosen among `entry`'s candidates at `level`, or nil
+  /// when none is chosen or the chosen one cannot make one for this request.
+  private mutating func optionalInstance<Wrapped>(
+    _ type: Wrapped.Type, of entry: ServiceEntry, in level: Snapshot
+  ) throws(DIError) -> Wrapped? {
+    let chosen: Component?
+    switch entry {
+    case .single(let component): chosen = component
+    case .multiple(let candidates):
+      chosen = level.choose(among: candidates, requester: requester, arguments: argumentTypes)
+    }
+    guard let component = chosen, component.factory != nil,
+      !component.takesArguments || (depth == 0 && argumentBuffer != nil)
+    else { return nil }
+    if depth == 0, argumentBuffer != nil { try checkArguments(of: component) }
+    return try instance(Wrapped.self, of: component)
+  }
+
   /// Every instance of `T` (under `tag`), in registration order; only those of the
   /// requester's framework when `inFramework`. Components under construction in this
   /// request are left out: a `MainLogger(loggers: many($0))` registered as a `Logger`
@@ -252,7 +269,7 @@ package struct DIResolutionContext {
     _ type: T.Type, tag: Any.Type?, inFramework: Bool
   ) throws(DIError) -> [T] {
     let key = ServiceKey(T.self, tag: tag)
-    guard let components = snapshot.collections[key] else {
+    guard let components = snapshot.collection(key) else {
       // `Lazy`/`Provider`/`Optional` elements are never registered: they stand for the
       // components of their service.
       guard let element = T.self as? any ManyElement.Type else { return [] }
@@ -319,14 +336,18 @@ package struct DIResolutionContext {
   /// The candidate that serves a request, by the rules of ``DIContainer``: a single
   /// `.test()` one, then the requester's framework, then the frameworks it imports, then
   /// the `.default()` one.
-  func choose(_ entry: ServiceEntry, for type: Any.Type, tag: Any.Type?) throws(DIError)
-    -> Component
-  {
+  func choose(
+    _ entry: ServiceEntry, for type: Any.Type, tag: Any.Type?, in level: Snapshot? = nil,
+    arguments: [ObjectIdentifier]? = nil
+  ) throws(DIError) -> Component {
     switch entry {
     case .single(let component):
       return component
     case .multiple(let candidates):
-      if let chosen = snapshot.choose(among: candidates, requester: requester) {
+      let level = level ?? snapshot
+      if let chosen = level.choose(
+        among: candidates, requester: requester, arguments: arguments ?? argumentTypes)
+      {
         return chosen
       }
       var error = DIError(
@@ -335,6 +356,42 @@ package struct DIResolutionContext {
       error.requesterFramework = requester?.name
       throw error
     }
+  }
+
+  /// The types of the runtime arguments, when they go to the component chosen now (the
+  /// one asked for): what the candidate rules match `arg` parameters against.
+  var argumentTypes: [ObjectIdentifier]? {
+    guard depth == 0, let arguments = argumentBuffer else { return nil }
+    return arguments.map { ObjectIdentifier(Swift.type(of: $0)) }
+  }
+
+  /// Resolves `T`, the service asked for with runtime arguments: like
+  /// ``value(_:tag:)``, but the candidates are chosen by the arguments too, and arguments
+  /// that no `arg` parameter of the chosen component takes are an error.
+  package mutating func valueWithArguments<T>(_ type: T.Type, tag: Any.Type?) throws(DIError)
+    -> T
+  {
+    guard depth == 0, argumentBuffer != nil,
+      let (entry, level) = snapshot.lookUp(ServiceKey(T.self, tag: tag))
+    else { return try value(T.self, tag: tag) }
+    let component = try choose(entry, for: T.self, tag: tag, in: level)
+    do throws(DIError) {
+      try checkArguments(of: component)
+    } catch {
+      var error = error
+      error.enter(String(describing: T.self), component: component.summary)
+      throw error
+    }
+    return try instance(T.self, of: component)
+  }
+
+  /// Throws when the request carries more runtime arguments than `component`, the one
+  /// asked for, takes.
+  private func checkArguments(of component: Component) throws(DIError) {
+    guard let arguments = argumentBuffer, arguments.count > component.argumentTypes.count
+    else { return }
+    throw DIError(
+      .extraArguments(passed: arguments.count, taken: component.argumentTypes.count))
   }
 
   // MARK: - Instances
@@ -443,7 +500,10 @@ package struct DIResolutionContext {
   private mutating func cachedInstance(
     of component: Component, in cell: InstanceCell
   ) throws(DIError) -> Any {
-    try cell.instance(for: request, hook: component.onClean) {
+    guard component.owner == ObjectIdentifier(container) else {
+      return try ownersInstance(of: component)
+    }
+    return try cell.instance(for: request, hook: component.onClean) {
       publish throws(DIError) in try buildCached(component, publish: publish)
     }
   }
@@ -452,7 +512,10 @@ package struct DIResolutionContext {
   private mutating func multitonInstance(
     of component: Component, in cells: MultitonCells
   ) throws(DIError) -> Any {
-    try cells.cell(for: try multitonKey()).instance(for: request, hook: component.onClean) {
+    guard component.owner == ObjectIdentifier(container) else {
+      return try ownersInstance(of: component)
+    }
+    return try cells.cell(for: try multitonKey()).instance(for: request, hook: component.onClean) {
       publish throws(DIError) in try buildCached(component, publish: publish)
     }
   }
@@ -461,7 +524,10 @@ package struct DIResolutionContext {
   private mutating func scopedInstance(
     of component: Component, in scope: DIScope, _ cell: ScopedCell
   ) throws(DIError) -> Any {
-    try cell.instance(in: scope, hook: component.onClean, for: request) {
+    guard component.owner == ObjectIdentifier(container) else {
+      return try ownersInstance(of: component)
+    }
+    return try cell.instance(in: scope, hook: component.onClean, for: request) {
       publish throws(DIError) in try buildCached(component, publish: publish)
     }
   }
@@ -470,9 +536,29 @@ package struct DIResolutionContext {
   private mutating func requestScopedInstance(
     of component: Component, key: RequestScopedKey
   ) throws(DIError) -> Any {
+    guard component.owner == ObjectIdentifier(container) else {
+      return try ownersInstance(of: component)
+    }
     guard let requestScope else { throw DIRequestScope.outsideScopeError(component) }
     return try requestScope.instance(of: component, key: key, for: request) {
       publish throws(DIError) in try buildCached(component, publish: publish)
+    }
+  }
+
+  /// The cached instance of `component`, a parent container's: made by that container,
+  /// from its own registrations, so a child's override never leaks into an instance the
+  /// parent shares. The request (and its scope) continues there.
+  @inline(never)
+  private mutating func ownersInstance(of component: Component) throws(DIError) -> Any {
+    guard let owner = snapshot.container(owning: component) else {
+      preconditionFailure("\(component.summary) belongs to no level of this container")
+    }
+    // Runtime arguments go to the component asked for, which this is only at depth 0.
+    return try Self.with(
+      owner, requester: requester, arguments: depth == 0 ? arguments : nil,
+      requestScope: requestScope
+    ) { (context) throws(DIError) -> Any in
+      try context.instance(of: component)
     }
   }
 

@@ -22,9 +22,11 @@ final class DelayedRequest: Sendable {
   private let origin: Origin
 
   /// Where a delayed value was made: for a component (injected into it, or resolved by
-  /// its factory), or by a request whose `file:line` is known or not.
+  /// its factory), or by a request whose `file:line` is known or not. Names the component
+  /// rather than holding it: a cached instance keeping the delayed value would otherwise
+  /// keep its own component, and so itself.
   private enum Origin {
-    case component(Component)
+    case component(Component.Name)
     case site(CallSite)
     case unknown
   }
@@ -40,7 +42,7 @@ final class DelayedRequest: Sendable {
     requestScope = context.requestScope.map { WeakReference($0) }
     self.component = component
     if let owner = context.request.innermostComponent {
-      origin = .component(owner)
+      origin = .component(owner.identity)
     } else if let site = context.site {
       origin = .site(site)
     } else {
@@ -67,7 +69,7 @@ final class DelayedRequest: Sendable {
     switch origin {
     case .component(let owner):
       failResolution(
-        error, requestedAt: "\(name).value; the \(name) was made for \(owner.summary)",
+        error, requestedAt: "\(name).value; the \(name) was made for \(owner)",
         file: owner.file, line: owner.line)
     case .site(let site):
       failResolution(
@@ -76,8 +78,8 @@ final class DelayedRequest: Sendable {
     case .unknown:
       failResolution(
         error,
-        requestedAt: "\(name).value; the \(name) was resolved by a form that cannot know its"
-          + " caller's line (tryResolve()); resolve() records it",
+        requestedAt: "\(name).value; the \(name) was resolved by a form that does not know"
+          + " its caller's line (tryResolve() or the * operator); resolve() records it",
         file: "(unknown)", line: 0)
     }
   }
@@ -104,7 +106,7 @@ final class DelayedRequest: Sendable {
         requestScope: scope
       ) { (context) throws(DIError) -> T in
         if let component { return try context.instance(T.self, of: component) }
-        return try context.value(T.self, tag: tag)
+        return try context.valueWithArguments(T.self, tag: tag)
       }
     } catch {
       var error = error
@@ -132,6 +134,19 @@ protocol DelayedModifier: ManyElement {
   init(request: DelayedRequest)
   /// The name errors and descriptions use: `Lazy<Cat>`, `Provider1<Kitten, String>`.
   static var delayedName: String { get }
+  /// The types of the runtime arguments its `value` passes, for the argument forms.
+  static var argumentTypes: [ObjectIdentifier]? { get }
+}
+
+extension DelayedModifier {
+  static var argumentTypes: [ObjectIdentifier]? { nil }
+}
+
+/// The identities of `types`, in order.
+func identities<each Argument>(of types: repeat (each Argument).Type) -> [ObjectIdentifier] {
+  var identities: [ObjectIdentifier] = []
+  for type in repeat each types { identities.append(ObjectIdentifier(type)) }
+  return identities
 }
 
 /// `Provider2<Cat, String, Int>`: the name of a delayed type made of `T` and `arguments`
@@ -157,7 +172,7 @@ extension DelayedModifier {
   static func makeDelayed(
     in context: inout DIResolutionContext, tag: Any.Type?
   ) throws(DIError) -> Self {
-    try context.checkCandidate(Wrapped.self, tag: tag)
+    try context.checkCandidate(Wrapped.self, tag: tag, arguments: argumentTypes)
     return Self(request: DelayedRequest(name: delayedName, context: &context, tag: tag))
   }
 

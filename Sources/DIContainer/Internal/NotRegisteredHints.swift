@@ -7,25 +7,27 @@
 /// conformance is found through an instance the container already made, never guessed
 /// from names.
 struct NotRegisteredHints {
+  /// The registrations the request failed on.
   let snapshot: Snapshot
-  /// The modules loaded into the container asked.
-  let loaded: Set<DIModuleID>
 
-  /// The error for a request of `T` under `tag` that no component of `snapshot`, the
-  /// snapshot of `container`, provides; its hints are worked out when read.
-  static func error<T>(
-    _ type: T.Type, tag: Any.Type?, snapshot: Snapshot, container: DIContainer
-  ) -> DIError {
+  /// The error for a request of `T` under `tag` that no component of `snapshot` provides;
+  /// its hints are worked out when read, from the registrations of the failure. The error
+  /// holds them weakly, so a kept error keeps no instance alive (once the container has
+  /// replaced or dropped them, it has no hints).
+  static func error<T>(_ type: T.Type, tag: Any.Type?, snapshot: Snapshot) -> DIError {
     DIError(notRegistered: DIResolutionContext.name(of: T.self, tag: tag)) {
-      [weak container] in
-      let loaded = container?.registry.withLock { $0.loaded } ?? []
-      return Self(snapshot: snapshot, loaded: loaded).hints(for: T.self, tag: tag)
+      [weak snapshot] in
+      guard let snapshot else { return [] }
+      return Self(snapshot: snapshot).hints(for: T.self, tag: tag)
     }
   }
 
   /// The hints for a request of `T` under `tag`.
   func hints<T>(for type: T.Type, tag: Any.Type?) -> [String] {
-    [tagHint(for: T.self, tag: tag), serviceHint(for: T.self), moduleHint(for: T.self, tag: tag)]
+    [
+      tagHint(for: T.self, tag: tag), serviceHint(for: T.self, tag: tag),
+      moduleHint(for: T.self, tag: tag),
+    ]
       .compactMap { $0 }
   }
 
@@ -54,29 +56,33 @@ struct NotRegisteredHints {
       + " \(tag)."
   }
 
-  /// The components whose instances are a `T` though they were not registered `.as` it:
-  /// a subclass of a class `T`, or a component whose cached instance conforms.
-  private func serviceHint<T>(for type: T.Type) -> String? {
+  /// The components whose instances are `T`s though they were not registered `.as` `T`
+  /// at all (those registered as `T` under a tag, ``tagHint(for:tag:)`` names): a subclass
+  /// of a class `T`, or a component whose cached instance conforms.
+  private func serviceHint<T>(for type: T.Type, tag: Any.Type?) -> String? {
     // Every instance is an `Any`.
     guard T.self != Any.self, T.self != AnyObject.self else { return nil }
     var found: [Component] = []
-    for component in snapshot.components where !component.services.contains(ServiceKey(T.self)) {
+    for component in snapshot.components
+    where !component.services.contains(where: { $0.type == T.self }) {
       if component.implementation is T.Type || Self.madeInstance(of: component) is T {
         found.append(component)
       }
     }
-    guard let first = found.first else { return nil }
+    guard !found.isEmpty else { return nil }
     let name = String(describing: T.self)
+    let service = tag.map { "\(name).self, tag: \($0).self" } ?? "\(name).self"
     let components = found.map(\.summary).joined(separator: ", ")
-    return "\(components) \(found.count == 1 ? "is a" : "are") \(name) but"
-      + " \(found.count == 1 ? "was" : "were") not registered as one; add .as(\(name).self)"
-      + " to its registration: container.register(\(first.name).init).as(\(name).self)."
+    return "\(components) \(found.count == 1 ? "makes" : "make") \(name) instances but"
+      + " \(found.count == 1 ? "was" : "were") not registered as \(name); add .as(\(service))"
+      + " to \(found.count == 1 ? "its registration" : "their registrations")."
   }
 
   /// The modules recorded as registering `T` that this container has not loaded, or
   /// what it has loaded when none is known.
   private func moduleHint(for type: Any.Type, tag: Any.Type?) -> String? {
     let name = DIResolutionContext.name(of: type, tag: tag)
+    let loaded = snapshot.loaded
     let missing = ModuleCatalog.modules(registering: ServiceKey(type, tag: tag))
       .filter { !loaded.contains($0) }
     if !missing.isEmpty {

@@ -14,6 +14,9 @@ struct Registry {
   var imports: [DIModuleID: Set<DIModuleID>] = [:]
   /// The custom scopes this container knows by name (`.custom(name:)`, `clean(scope:)`).
   var scopes: [String: DIScope] = [:]
+  /// The child containers (``DIContainer/init(parent:)``), weakly: a registration here
+  /// makes them publish a new snapshot, which sees it.
+  var children: [WeakReference] = []
 
   /// The innermost module of `kind` being loaded on `thread`. A part counts only inside
   /// the innermost framework: a framework's components do not belong to the part that
@@ -26,8 +29,9 @@ struct Registry {
     return nil
   }
 
-  /// Compiles every draft that changed since the last snapshot and returns them all.
-  mutating func compile() -> [Component] {
+  /// Compiles every draft that changed since the last snapshot, as registrations of
+  /// `owner`, and returns them all.
+  mutating func compile(owner: ObjectIdentifier) -> [Component] {
     var components: [Component] = []
     components.reserveCapacity(drafts.count)
     for index in drafts.indices {
@@ -35,7 +39,7 @@ struct Registry {
         components.append(compiled)
         continue
       }
-      let component = Component(draft: drafts[index], storage: storage(for: index))
+      let component = Component(draft: drafts[index], storage: storage(for: index), owner: owner)
       drafts[index].compiled = component
       components.append(component)
     }

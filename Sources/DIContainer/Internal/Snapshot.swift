@@ -48,10 +48,26 @@ final class Snapshot: Sendable {
   let collections: [ServiceKey: [Component]]
   /// The frameworks each framework imports.
   let imports: [DIModuleID: Set<DIModuleID>]
+  /// The frameworks and parts loaded into the container when this snapshot was made.
+  let loaded: Set<DIModuleID>
+  /// For a child container: the level above, the parent's registrations as they were when
+  /// this snapshot was made (a registration in the parent makes the child publish anew).
+  let parent: Level?
 
-  init(components: [Component], imports: [DIModuleID: Set<DIModuleID>]) {
+  /// A parent container and the snapshot of its registrations.
+  struct Level: Sendable {
+    let container: DIContainer
+    let snapshot: Snapshot
+  }
+
+  init(
+    components: [Component], imports: [DIModuleID: Set<DIModuleID>],
+    loaded: Set<DIModuleID> = [], parent: Level? = nil
+  ) {
     self.components = components
     self.imports = imports
+    self.loaded = loaded
+    self.parent = parent
     var grouped: [ServiceKey: [Component]] = [:]
     grouped.reserveCapacity(components.count)
     var tagged: [(untagged: ServiceKey, component: Component)] = []
@@ -78,16 +94,54 @@ final class Snapshot: Sendable {
 
   static let empty = Snapshot(components: [], imports: [:])
 
+  // MARK: - Levels (child containers)
+
+  /// The candidates of `key` at the first level, from this one up through the parents,
+  /// that has any, and that level's snapshot: a child's candidates hide its parent's.
+  func lookUp(_ key: ServiceKey) -> (entry: ServiceEntry, level: Snapshot)? {
+    var level = self
+    while true {
+      if let entry = level.table[key] { return (entry, level) }
+      guard let parent = level.parent else { return nil }
+      level = parent.snapshot
+    }
+  }
+
+  /// Every component providing `key` for `many`: this level's, then each parent's.
+  func collection(_ key: ServiceKey) -> [Component]? {
+    guard let parent else { return collections[key] }
+    let inherited = parent.snapshot.collection(key)
+    guard let own = collections[key] else { return inherited }
+    return own + (inherited ?? [])
+  }
+
+  /// The container of the level that registered `component`, when it is a parent's.
+  func container(owning component: Component) -> DIContainer? {
+    var level = parent
+    while let current = level {
+      if ObjectIdentifier(current.container) == component.owner { return current.container }
+      level = current.snapshot.parent
+    }
+    return nil
+  }
+
   /// The candidate that serves `requester` (a framework, or nil from outside every
   /// framework), by the rules of ``DIContainer``: a single `.test()` one, then the
   /// requester's framework, then the frameworks it imports, then the `.default()` one;
   /// nil when they leave more than one (ambiguous).
   ///
   /// Resolution and graph validation both choose here, so a graph that validates resolves.
-  func choose(among candidates: Candidates, requester: DIModuleID?) -> Component? {
+  func choose(
+    among candidates: Candidates, requester: DIModuleID?, arguments: [ObjectIdentifier]? = nil
+  ) -> Component? {
     if let test = candidates.test { return test }
     if let requester, let modular = modularChoice(candidates.all, requester: requester) {
       return modular
+    }
+    if let arguments {
+      // Those taking the request's runtime arguments, if any do: a choice among them.
+      let matching = candidates.all.filter { $0.argumentTypes == arguments }
+      if !matching.isEmpty { return Candidates.unique(matching) }
     }
     return candidates.fallback
   }

@@ -19,10 +19,22 @@ func example_DIContainer_swift_L6() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer.swift:28
-func example_DIContainer_swift_L28() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer.swift", line: 29)
+// From Sources/DIContainer/API/DIContainer.swift:30
+func example_DIContainer_swift_L30() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer.swift", line: 31)
   let container = DIContainer()
   _ = container
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/DIContainer.swift:56
+func example_DIContainer_swift_L56() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer.swift", line: 57)
+  let tenant = DIContainer(parent: container)
+  _ = tenant
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer.swift", line: 58)
+  tenant.register(TenantStore.init).as(Store.self)   // overrides the parent's Store here
+  let store: Store = tenant.resolve()
+  _ = store
 #sourceLocation()
 }

@@ -84,9 +84,9 @@ func example_DIError_swift_L209() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIError.swift:224
-func example_DIError_swift_L224() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 225)
+// From Sources/DIContainer/API/DIError.swift:225
+func example_DIError_swift_L225() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 226)
   if let cause = error.underlyingError { print("because:", cause) }
 #sourceLocation()
 }
