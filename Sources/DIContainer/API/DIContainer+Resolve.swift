@@ -104,11 +104,10 @@ prefix operator *
 /// ```
 public prefix func * <T>(container: DIContainer) -> T {
   do throws(DIError) {
-    return try DIResolutionContext.resolve(T.self, in: container, requester: nil)
+    return try DIResolutionContext.resolve(
+      T.self, in: container, requester: nil, site: .starOperator)
   } catch {
-    failResolution(
-      error,
-      requestedAt: "an unknown line: the * operator cannot receive its caller's #fileID and"
-        + " #line; container.resolve() shows them", file: "(unknown: the * operator)", line: 0)
+    let site = CallSite.starOperator
+    failResolution(error, requestedAt: "\(site)", file: site.file, line: site.line)
   }
 }

@@ -99,7 +99,8 @@ public final class DIContainer: Sendable {
     // a parent tells its children about a registration after releasing its lock).
     let snapshot = Snapshot(
       components: registry.compile(owner: ObjectIdentifier(self)), imports: registry.imports,
-      loaded: registry.loaded, parent: parent.map { Snapshot.Level(container: $0, snapshot: $0.snapshot) })
+      loaded: registry.loaded,
+      parent: parent.map { Snapshot.Level(container: $0, snapshot: $0.snapshot) })
     if let replaced = registry.current { registry.retired.append(replaced) }
     registry.current = snapshot
     published.store(.passUnretained(snapshot), ordering: .sequentiallyConsistent)

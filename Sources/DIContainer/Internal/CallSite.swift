@@ -3,8 +3,16 @@ package struct CallSite: Sendable, CustomStringConvertible {
   package let file: StaticString
   package let line: UInt
 
-  /// `App/main.swift:12`.
-  package var description: String { "\(file):\(line)" }
+  /// The place of a request made through the `*` operator, which cannot receive its
+  /// caller's `#fileID` and `#line`.
+  static let starOperator = CallSite(file: "(unknown: the * operator)", line: 0)
+
+  /// `App/main.swift:12`; for the `*` operator, that the line is unknown.
+  package var description: String {
+    guard line == 0 else { return "\(file):\(line)" }
+    return "an unknown line: the * operator cannot receive its caller's #fileID and #line;"
+      + " container.resolve() shows them"
+  }
 
   package init(file: StaticString, line: UInt) {
     self.file = file

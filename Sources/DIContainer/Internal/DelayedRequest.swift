@@ -73,13 +73,14 @@ final class DelayedRequest: Sendable {
         file: owner.file, line: owner.line)
     case .site(let site):
       failResolution(
-        error, requestedAt: "\(name).value; the \(name) was resolved at \(site)",
+        error,
+        requestedAt: "\(name).value; the \(name) was resolved at \(site)",
         file: site.file, line: site.line)
     case .unknown:
       failResolution(
         error,
         requestedAt: "\(name).value; the \(name) was resolved by a form that does not know"
-          + " its caller's line (tryResolve() or the * operator); resolve() records it",
+          + " its caller's line (tryResolve()); resolve() records it",
         file: "(unknown)", line: 0)
     }
   }

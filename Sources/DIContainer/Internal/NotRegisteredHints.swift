@@ -28,7 +28,7 @@ struct NotRegisteredHints {
       tagHint(for: T.self, tag: tag), serviceHint(for: T.self, tag: tag),
       moduleHint(for: T.self, tag: tag),
     ]
-      .compactMap { $0 }
+    .compactMap { $0 }
   }
 
   /// The tags `type` is registered under, or that it is registered untagged.
