@@ -36,7 +36,7 @@ package struct DIResolutionContext {
   var depth = 0
   /// Where the user's code made this request, when a trapping form knows it: a `Lazy` or
   /// `Provider` made here names it when its value later fails.
-  let site: CallSite?
+  private(set) var site: CallSite?
 
   /// Resolves `T` as `requester` with no runtime arguments, in a new resolution: the
   /// common case of ``with(_:requester:arguments:graph:requestScope:_:)``, without its
@@ -60,17 +60,14 @@ package struct DIResolutionContext {
     self.container = container
     let requestReference = ResolutionRequest.currentReference
     self.requestReference = requestReference
-    let (access, openMakingsMark, pendingSite) = requestReference._withUnsafeGuaranteedRef {
-      request in
+    let (access, openMakingsMark) = requestReference._withUnsafeGuaranteedRef { request in
       let access = UnsafeSnapshotAccess.begin(container, for: request)
       request.contexts += 1
-      let pendingSite = request.pendingSite
-      if pendingSite != nil { request.pendingSite = nil }
-      return (access, request.openMakingsMark, pendingSite)
+      return (access, request.openMakingsMark)
     }
     self.access = access
     self.openMakingsMark = openMakingsMark
-    self.site = site ?? pendingSite
+    self.site = site
     table = access.withSnapshot { .passUnretained($0.table) }
     self.requester = requester
     self.argumentBuffer = arguments
@@ -104,6 +101,9 @@ package struct DIResolutionContext {
   ) throws(DIError) -> Result {
     var context = DIResolutionContext(
       container: container, requester: requester, arguments: arguments, site: nil)
+    // A trapping form reaching the container through `tryResolve(arguments:)` left the
+    // caller's place for the resolution it starts.
+    context.site = context.request.takePendingSite()
     context.requestScopeReference = requestScope.map { Unmanaged.passUnretained($0) }
     if let graph {
       graph.enter()

@@ -82,6 +82,14 @@ final class ResolutionRequest: @unchecked Sendable {
   /// ``DIResolver/tryResolve(arguments:)`` was called: handed to the resolution it starts
   /// (see ``DIResolutionContext/site``).
   @exclusivity(unchecked) var pendingSite: CallSite?
+
+  /// The ``pendingSite``, which only the first resolution after it was left gets.
+  @inline(__always)
+  func takePendingSite() -> CallSite? {
+    guard let site = pendingSite else { return nil }
+    pendingSite = nil
+    return site
+  }
   /// How many resolution contexts of this thread are running, one inside the other.
   @exclusivity(unchecked) var contexts = 0
   /// How many instances that a later request finds (anything but `.prototype`) the
