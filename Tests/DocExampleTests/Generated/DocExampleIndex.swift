@@ -239,6 +239,8 @@ let generatedDocExamples: [DocExample] = [
   DocExample("Sources/DIParts/DIContainer+Parts.swift", line: 34, ownsContainer: false) { try example_DIContainer_Parts_swift_L34() },
   DocExample("Sources/DIParts/DIPart.swift", line: 11, ownsContainer: false) { try example_DIPart_swift_L11() },
   DocExample("Sources/DIParts/DIPart.swift", line: 26, ownsContainer: false) { try example_DIPart_swift_L26() },
+  DocExample("Sources/DIContainer/DIContainer.docc/ChildContainers.md", line: 27, ownsContainer: false) { try example_ChildContainers_md_L27() },
+  DocExample("Sources/DIContainer/DIContainer.docc/ChildContainers.md", line: 51, ownsContainer: false) { try example_ChildContainers_md_L51() },
   DocExample("Sources/DIContainer/DIContainer.docc/DIContainer.md", line: 13, ownsContainer: true) { try example_DIContainer_md_L13() },
   DocExample("Sources/DIContainer/DIContainer.docc/OrganizingAServerCodebaseIntoFrameworks.md", line: 32, ownsContainer: false) { try example_OrganizingAServerCodebaseIntoFrameworks_md_L32() },
   DocExample("Sources/DIContainer/DIContainer.docc/OrganizingAServerCodebaseIntoFrameworks.md", line: 56, ownsContainer: false) { try example_OrganizingAServerCodebaseIntoFrameworks_md_L56() },
