@@ -342,3 +342,8 @@ struct Target {
   static func target(name: String, dependencies: [Dependency] = []) -> Self { Self() }
   static func executableTarget(name: String, dependencies: [Dependency] = []) -> Self { Self() }
 }
+
+/// Configuration read at start-up, which may fail.
+struct Settings {
+  static func load() throws -> Settings { Settings() }
+}

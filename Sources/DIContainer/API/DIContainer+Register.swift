@@ -10,6 +10,11 @@ extension DIContainer {
   /// not be, but those a caching lifetime shares between threads must be thread-safe.
   /// `@MainActor` types cannot be made by a `@Sendable` factory.
   ///
+  /// The initializer may throw: the error fails the request with a ``DIError`` whose
+  /// ``DIError/code`` is ``DIError/Code/factoryFailed`` and whose
+  /// ``DIError/underlyingError`` is the error thrown; nothing is cached for it, so the next
+  /// request tries again.
+  ///
   /// - Parameters:
   ///   - file: The registration's file, shown in errors and graphs.
   ///   - line: The registration's line.
@@ -20,18 +25,27 @@ extension DIContainer {
   /// container.register(Cat.init)
   /// container.register { Car(engine: $0, body: $1) }
   /// container.register(Bus.init(engine:wheels:))
+  /// container.register { try Settings.load() }   // a throwing factory
   /// ```
   @discardableResult
   public func register<Impl, each Parameter>(
     file: StaticString = #fileID, line: UInt = #line,
-    _ initializer: @escaping @Sendable (repeat each Parameter) -> Impl
+    _ initializer: @escaping @Sendable (repeat each Parameter) throws -> Impl
   ) -> DIComponentBuilder<Impl> {
     var parameters: [DIRequest] = []
     for parameter in repeat (each Parameter).self {
       parameters.append(DIRequest(for: parameter))
     }
     let factory: Factory = { (context: inout DIResolutionContext) throws(DIError) -> Any in
-      initializer(repeat try context.value((each Parameter).self, tag: nil))
+      let values = (repeat try context.value((each Parameter).self, tag: nil))
+      do {
+        return try initializer(repeat each values)
+      } catch let error as DIError {
+        // A request the factory made itself failed: its error says why.
+        throw error
+      } catch {
+        throw DIError(factoryOf: String(describing: Impl.self), threw: error)
+      }
     }
     return add(Impl.self, file: file, line: line, factory: factory, parameters: parameters)
   }

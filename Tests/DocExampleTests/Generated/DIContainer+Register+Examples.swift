@@ -7,18 +7,19 @@ import DIFrameworks
 import DIParts
 import Testing
 
-// From Sources/DIContainer/API/DIContainer+Register.swift:19
-func example_DIContainer_Register_swift_L19() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Register.swift", line: 20)
+// From Sources/DIContainer/API/DIContainer+Register.swift:24
+func example_DIContainer_Register_swift_L24() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Register.swift", line: 25)
   container.register(Cat.init)
   container.register { Car(engine: $0, body: $1) }
   container.register(Bus.init(engine:wheels:))
+  container.register { try Settings.load() }   // a throwing factory
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Register.swift:48
-func example_DIContainer_Register_swift_L48() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Register.swift", line: 49)
+// From Sources/DIContainer/API/DIContainer+Register.swift:62
+func example_DIContainer_Register_swift_L62() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Register.swift", line: 63)
   container.register(Presenter.self).injection(\.view)
   container.inject(into: presenter)
 #sourceLocation()
