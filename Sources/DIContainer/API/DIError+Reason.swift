@@ -23,6 +23,9 @@ extension DIError {
     case argumentNotHashable(position: Int, type: String)
     /// The factory of `component` threw (the error's ``DIError/underlyingError``).
     case factoryFailed(component: String)
+    /// The delayed value `delayed` takes its runtime arguments at `value(…)`, yet was asked
+    /// for with `resolve(args:)`, whose arguments it would drop.
+    case argumentsToDelayedValue(delayed: String)
     /// The component was registered without an initializer.
     case noInitializer
     /// The component was registered `as` a service its instances do not conform to.
@@ -49,6 +52,7 @@ extension DIError {
       case .missingArgument: .missingArgument
       case .argumentNotHashable: .argumentNotHashable
       case .factoryFailed: .factoryFailed
+      case .argumentsToDelayedValue: .extraArguments
       case .noInitializer: .noInitializer
       case .notAService: .notAService
       case .wrongInjectionTarget: .wrongInjectionTarget

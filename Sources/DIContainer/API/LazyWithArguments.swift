@@ -63,6 +63,17 @@ public final class LazyWithArguments<T, each Argument>: Sendable, CustomStringCo
   public var wasMade: Bool {
     once.wasMade
   }
+
+  /// Forgets the kept value: the next `value(…)` makes a new one with its arguments (a
+  /// component with a caching lifetime still answers with its cached instance).
+  ///
+  /// ```swift
+  /// lazyConnection.clear()
+  /// let other = lazyConnection.value("postgres://replica")
+  /// ```
+  public func clear() {
+    once.clear()
+  }
 }
 
 extension LazyWithArguments {
@@ -121,6 +132,7 @@ extension LazyWithArguments: DIParameterModifier, DelayedModifier {
   static var delayedName: String {
     nameOfDelayed("Lazy", T.self, repeat (each Argument).self)
   }
+  static var takesArguments: Bool { true }
 
   package static func describe(_ request: inout DIRequest) {
     describeDelayed(&request)

@@ -107,6 +107,7 @@ extension ProviderWithArguments: DIParameterModifier, DelayedModifier {
   static var delayedName: String {
     nameOfDelayed("Provider", T.self, repeat (each Argument).self)
   }
+  static var takesArguments: Bool { true }
 
   package static func describe(_ request: inout DIRequest) {
     describeDelayed(&request)
