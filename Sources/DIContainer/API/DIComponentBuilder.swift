@@ -81,7 +81,13 @@ public struct DIComponentBuilder<Impl>: Sendable {
   /// ```
   @discardableResult
   public func lifetime(_ lifetime: DILifetime) -> Self {
-    let warning = container.edit { $0.setLifetime(lifetime, at: index) }
+    let (warning, type, file, line, set) = container.edit { registry in
+      let warning = registry.setLifetime(lifetime, at: index)
+      let draft = registry.drafts[index]
+      return (warning, draft.implementation, draft.file, draft.line, draft.lifetime)
+    }
+    // The registration's line named the default lifetime; this one names the lifetime set.
+    DISetting.Log.log(.verbose, "lifetime of \(type) at \(file):\(line): \(set)")
     if let warning { DISetting.Log.log(.warning, warning) }
     return self
   }

@@ -36,6 +36,45 @@ extension DIContainer {
     return add(Impl.self, file: file, line: line, factory: factory, parameters: parameters)
   }
 
+  /// Registers a component for `Impl` made by an `initializer` that returns an
+  /// `Impl?`: a failable initializer, or a closure that may find nothing.
+  ///
+  /// The component provides `Impl`, not `Impl?`. A nil from the factory is a ``DIError``
+  /// (``DIError/Code/factoryReturnedNil``) naming this registration, for an optional
+  /// request too: the component was chosen, and it failed.
+  ///
+  /// - Parameters:
+  ///   - file: The registration's file, shown in errors and graphs.
+  ///   - line: The registration's line.
+  ///   - initializer: Makes an instance from its resolved parameters, or returns nil.
+  /// - Returns: A builder to declare services, lifetime and injections.
+  ///
+  /// ```swift
+  /// container.register { () -> Cat? in Cat(name: "Mimi") }
+  /// let cat: Cat = container.resolve()
+  /// ```
+  @discardableResult
+  public func register<Impl, each Parameter>(
+    file: StaticString = #fileID, line: UInt = #line,
+    _ initializer: @escaping @Sendable (repeat each Parameter) -> Impl?
+  ) -> DIComponentBuilder<Impl> {
+    var parameters: [DIRequest] = []
+    for parameter in repeat (each Parameter).self {
+      parameters.append(DIRequest(for: parameter))
+    }
+    let factory: Factory = { (context: inout DIResolutionContext) throws(DIError) -> Any in
+      guard let instance = initializer(repeat try context.value((each Parameter).self, tag: nil))
+      else {
+        // The component being built is the innermost one of the request.
+        let component = context.request.innermostComponent?.summary ?? "\(Impl.self)"
+        throw DIError(
+          .factoryReturnedNil(component: component, implementation: "\(Impl.self)"))
+      }
+      return instance
+    }
+    return add(Impl.self, file: file, line: line, factory: factory, parameters: parameters)
+  }
+
   /// Registers a type the container does not make: instances come from outside and get
   /// their property injections from ``inject(into:file:line:)``.
   ///
@@ -70,7 +109,9 @@ extension DIContainer {
           factory: factory, parameters: parameters, services: [ServiceKey(Impl.self)]))
       return registry.drafts.count - 1
     }
-    DISetting.Log.log(.verbose, "registered \(Impl.self) at \(file):\(line)")
+    // The lifetime is `.prototype` until `lifetime(_:)` changes it, which logs it again.
+    DISetting.Log.log(
+      .verbose, "registered \(Impl.self) at \(file):\(line), lifetime \(DILifetime.prototype)")
     return DIComponentBuilder(container: self, index: index)
   }
 }

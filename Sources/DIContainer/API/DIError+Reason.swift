@@ -23,6 +23,8 @@ extension DIError {
     case argumentNotHashable(position: Int, type: String)
     /// The factory of `component` threw (the error's ``DIError/underlyingError``).
     case factoryFailed(component: String)
+    /// The factory of `component`, which returns an `implementation?`, returned nil.
+    case factoryReturnedNil(component: String, implementation: String)
     /// The delayed value `delayed` takes its runtime arguments at `value(…)`, yet was asked
     /// for with `resolve(args:)`, whose arguments it would drop.
     case argumentsToDelayedValue(delayed: String)
@@ -52,6 +54,7 @@ extension DIError {
       case .missingArgument: .missingArgument
       case .argumentNotHashable: .argumentNotHashable
       case .factoryFailed: .factoryFailed
+      case .factoryReturnedNil: .factoryReturnedNil
       case .argumentsToDelayedValue: .extraArguments
       case .noInitializer: .noInitializer
       case .notAService: .notAService

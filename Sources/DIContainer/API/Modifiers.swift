@@ -57,7 +57,8 @@ public struct DIByTags<T, each Tag> {
 /// Takes a parameter from the runtime arguments of `resolve(arg:)` / `resolve(args:)`.
 ///
 /// Arguments go, in order, to the `arg` parameters of the component asked for (its
-/// initializer first, then its injections).
+/// initializer first, then its injections). An optional `arg` parameter (`DIArg<Int?>`)
+/// is nil when no argument is passed for it; any other one is then a ``DIError``.
 ///
 /// ```swift
 /// container.register { Cat(name: arg($0), bowl: $1) }
@@ -191,9 +192,23 @@ extension DIArg: DIParameterModifier {
   package static func resolve(
     in context: inout DIResolutionContext, tag: Any.Type?
   ) throws(DIError) -> Self {
-    DIArg(value: try context.nextArgument(T.self))
+    do throws(DIError) {
+      return DIArg(value: try context.nextArgument(T.self))
+    } catch {
+      // An optional `arg` with no argument passed for it is nil.
+      guard error.code == .missingArgument, let none = (T.self as? any NilArgument.Type)?.none as? T
+      else { throw error }
+      return DIArg(value: none)
+    }
   }
 }
+
+/// An `arg` parameter type that takes nil when no runtime argument is passed for it.
+private protocol NilArgument {
+  static var none: Self { get }
+}
+
+extension Optional: NilArgument {}
 
 extension Optional: DIParameterModifier {
   package static func describe(_ request: inout DIRequest) {
