@@ -16,9 +16,18 @@ func example_DIContainer_Register_swift_L19() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Register.swift:48
-func example_DIContainer_Register_swift_L48() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Register.swift", line: 49)
+// From Sources/DIContainer/API/DIContainer+Register.swift:52
+func example_DIContainer_Register_swift_L52() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Register.swift", line: 53)
+  container.register { () -> Cat? in Cat(name: "Mimi") }
+  let cat: Cat = container.resolve()
+  _ = cat
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/DIContainer+Register.swift:87
+func example_DIContainer_Register_swift_L87() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Register.swift", line: 88)
   container.register(Presenter.self).injection(\.view)
   container.inject(into: presenter)
 #sourceLocation()
