@@ -43,6 +43,10 @@ extension DIContainer {
   /// (``DIError/Code/factoryReturnedNil``) naming this registration, for an optional
   /// request too: the component was chosen, and it failed.
   ///
+  /// A type with a failable initializer and others should be registered by the full name
+  /// of the one meant (`Cat.init(name:)`, as with any type of several initializers): the
+  /// compiler may take a bare `Cat.init` for the failable one.
+  ///
   /// - Parameters:
   ///   - file: The registration's file, shown in errors and graphs.
   ///   - line: The registration's line.

@@ -16,18 +16,18 @@ func example_DIContainer_Register_swift_L19() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Register.swift:52
-func example_DIContainer_Register_swift_L52() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Register.swift", line: 53)
+// From Sources/DIContainer/API/DIContainer+Register.swift:56
+func example_DIContainer_Register_swift_L56() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Register.swift", line: 57)
   container.register { () -> Cat? in Cat(name: "Mimi") }
   let cat: Cat = container.resolve()
   _ = cat
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Register.swift:87
-func example_DIContainer_Register_swift_L87() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Register.swift", line: 88)
+// From Sources/DIContainer/API/DIContainer+Register.swift:91
+func example_DIContainer_Register_swift_L91() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Register.swift", line: 92)
   container.register(Presenter.self).injection(\.view)
   container.inject(into: presenter)
 #sourceLocation()
