@@ -177,6 +177,7 @@ final class OwnerState: KeyObjectInitializable {
 protocol Animal: AnyObject {}
 protocol Pet: AnyObject {}
 enum Indoor {}
+enum Small {}
 final class Toy {}
 final class Food {}
 final class Bowl {}

@@ -204,4 +204,28 @@ nonisolated(unsafe) private var counter: Int = 0
     let other: Holder = container.resolve()
     #expect(other.provider.value !== holder.shared)
   }
+
+  @Test func lazyAndProviderCanBeMadeFromAClosure() {
+    // "`Lazy { Cat() }` / `Provider { Cat() }` … can be made from a closure"
+    let lazy = Lazy { Engine() }
+    let provider = Provider { Engine() }
+    #expect(!lazy.wasMade)
+    #expect(lazy.value === lazy.value)
+    #expect(provider.value !== provider.value)
+  }
+
+  @Test func clearMakesTheNextValueAskAgainACachedLifetimeStillAnswersWithItsInstance() {
+    // "`lazy.clear()` makes the next `.value` ask again (a cached lifetime still answers
+    // with its cached instance)"
+    let container = DIContainer()
+    container.register(Engine.init)
+    container.register(Shared.init).lifetime(.perContainer(.single))
+    let engine: Lazy<Engine> = container.resolve()
+    let shared: Lazy<Shared> = container.resolve()
+    let (firstEngine, firstShared) = (engine.value, shared.value)
+    engine.clear()
+    shared.clear()
+    #expect(engine.value !== firstEngine)
+    #expect(shared.value === firstShared)
+  }
 }

@@ -40,16 +40,27 @@ public struct DIComponentBuilder<Impl>: Sendable {
 
   /// Makes the component resolvable as `service` under `tag` (any type is a tag).
   ///
-  /// A tagged service is found by `by(tag:on:)` and by `many`, not by a plain request.
+  /// A tagged service is found by `by(tag:on:)` and by `many`, not by a plain request:
+  /// a component registered under a tag only is not a candidate for an untagged request
+  /// of that type. That holds for the implementation type too: `register(Dog.init)`
+  /// provides `Dog`, but `register(Dog.init).as(Dog.self, tag: Big.self)` provides only the
+  /// tagged `Dog`, unless `.as(Dog.self)` is written as well. A tag marks a special
+  /// component; a plain request should find the plain one, not become ambiguous between
+  /// it and every tagged variant, nor pick a tagged one when no plain one is registered.
+  ///
+  /// Several tags on one service combine with "and": a component registered under
+  /// `Indoor` and `Small` is found by `by(tags: Indoor.self, Small.self, on: $0)` (or the
+  /// two `by(tag:on:)` nested, in either order), and by each tag alone.
   ///
   /// - Parameters:
-  ///   - service: A protocol or superclass of the instances.
+  ///   - service: A protocol or superclass of the instances, or their type itself.
   ///   - tag: The tag type.
   /// - Returns: This builder.
   ///
   /// ```swift
-  /// container.register(Cat.init).as(Pet.self, tag: Indoor.self)
-  /// let pet: Pet = by(tag: Indoor.self, on: container.resolve())
+  /// container.register(Cat.init).as(Pet.self, tag: Indoor.self).as(Pet.self, tag: Small.self)
+  /// let indoor: Pet = by(tag: Indoor.self, on: container.resolve())
+  /// let both: Pet = by(tags: Indoor.self, Small.self, on: container.resolve())
   /// ```
   @discardableResult
   public func `as`<Service, Tag>(_ service: Service.Type, tag: Tag.Type) -> Self {
@@ -57,9 +68,7 @@ public struct DIComponentBuilder<Impl>: Sendable {
   }
 
   private func provide(_ service: ServiceKey) -> Self {
-    edit { draft in
-      if !draft.services.contains(service) { draft.services.append(service) }
-    }
+    edit { $0.provide(service) }
   }
 
   /// Sets how long instances live; the default is ``DILifetime/prototype``.
@@ -72,7 +81,13 @@ public struct DIComponentBuilder<Impl>: Sendable {
   /// ```
   @discardableResult
   public func lifetime(_ lifetime: DILifetime) -> Self {
-    let warning = container.edit { $0.setLifetime(lifetime, at: index) }
+    let (warning, type, file, line, set) = container.edit { registry in
+      let warning = registry.setLifetime(lifetime, at: index)
+      let draft = registry.drafts[index]
+      return (warning, draft.implementation, draft.file, draft.line, draft.lifetime)
+    }
+    // The registration's line named the default lifetime; this one names the lifetime set.
+    DISetting.Log.log(.verbose, "lifetime of \(type) at \(file):\(line): \(set)")
     if let warning { DISetting.Log.log(.warning, warning) }
     return self
   }

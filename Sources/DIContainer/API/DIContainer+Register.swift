@@ -50,6 +50,40 @@ extension DIContainer {
     return add(Impl.self, file: file, line: line, factory: factory, parameters: parameters)
   }
 
+  /// Registers a component for `Impl` made by an `initializer` that returns an
+  /// `Impl?`: a failable initializer, or a closure that may find nothing.
+  ///
+  /// The component provides `Impl`, not `Impl?`. A nil from the factory is a ``DIError``
+  /// (``DIError/Code/factoryReturnedNil``) naming this registration, for an optional
+  /// request too: the component was chosen, and it failed.
+  ///
+  /// A type with a failable initializer and others should be registered by the full name
+  /// of the one meant (`Cat.init(name:)`, as with any type of several initializers): the
+  /// compiler may take a bare `Cat.init` for the failable one.
+  ///
+  /// - Parameters:
+  ///   - file: The registration's file, shown in errors and graphs.
+  ///   - line: The registration's line.
+  ///   - initializer: Makes an instance from its resolved parameters, or returns nil.
+  /// - Returns: A builder to declare services, lifetime and injections.
+  ///
+  /// ```swift
+  /// container.register { () -> Cat? in Cat(name: "Mimi") }
+  /// let cat: Cat = container.resolve()
+  /// ```
+  @discardableResult
+  public func register<Impl, each Parameter>(
+    file: StaticString = #fileID, line: UInt = #line,
+    _ initializer: @escaping @Sendable (repeat each Parameter) throws -> Impl?
+  ) -> DIComponentBuilder<Impl> {
+    register(file: file, line: line) { (parameters: repeat each Parameter) throws -> Impl in
+      guard let instance = try initializer(repeat each parameters) else {
+        throw DIError(.factoryReturnedNil(implementation: "\(Impl.self)"))
+      }
+      return instance
+    }
+  }
+
   /// Registers a type the container does not make: instances come from outside and get
   /// their property injections from ``inject(into:file:line:)``.
   ///
@@ -84,7 +118,9 @@ extension DIContainer {
           factory: factory, parameters: parameters, services: [ServiceKey(Impl.self)]))
       return registry.drafts.count - 1
     }
-    DISetting.Log.log(.verbose, "registered \(Impl.self) at \(file):\(line)")
+    // The lifetime is `.prototype` until `lifetime(_:)` changes it, which logs it again.
+    DISetting.Log.log(
+      .verbose, "registered \(Impl.self) at \(file):\(line), lifetime \(DILifetime.prototype)")
     return DIComponentBuilder(container: self, index: index)
   }
 }

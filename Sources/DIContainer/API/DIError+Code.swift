@@ -14,7 +14,7 @@ extension DIError {
       case notRegistered, ambiguous, cycle, tooDeep, noInitializer, missingArgument
       case wrongArgument, extraArguments, argumentNotHashable, factoryFailed, asyncFactory
       case notAService, wrongInjectionTarget, outsideScope, scopeClosed, containerReleased
-      case containerShutDown, storageMismatch
+      case containerShutDown, storageMismatch, factoryReturnedNil
     }
 
     private let kind: Kind
@@ -57,6 +57,9 @@ extension DIError {
     public static let argumentNotHashable = Code(.argumentNotHashable)
     /// A factory threw (``DIError/underlyingError``).
     public static let factoryFailed = Code(.factoryFailed)
+    /// A factory that returns an `Optional` (`register { () -> Cat? in … }`, which provides
+    /// `Cat`) returned nil.
+    public static let factoryReturnedNil = Code(.factoryReturnedNil)
     /// A synchronous request needs a component whose factory is `async`.
     public static let asyncFactory = Code(.asyncFactory)
     /// The component was registered `as` a service its instances are not.

@@ -66,6 +66,15 @@ extension DIError {
         + " must be Hashable."
     case .factoryFailed(let component):
       return "the factory of \(component) threw: \(underlyingError.map { "\($0)" } ?? "an error")."
+    case .factoryReturnedNil(let type):
+      return "the factory of \(type) returned nil; a factory returning \(type)? provides"
+        + " \(type), so nil leaves nothing to give (an optional request fails too: the"
+        + " component was chosen); return an instance, or register the alternatives as"
+        + " separate components."
+    case .argumentsToDelayedValue(let delayed):
+      return "\(delayed) takes its runtime arguments at value(…), so the arguments passed to"
+        + " resolve(arg:)/resolve(args:) have nowhere to go; resolve the \(delayed) without"
+        + " arguments and pass them to its value(…)."
     case .noInitializer:
       // Asked for directly, the component's own instances are the way; below another
       // component, the container would have to make one.

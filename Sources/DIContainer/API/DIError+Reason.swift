@@ -25,6 +25,11 @@ extension DIError {
     case argumentNotHashable(position: Int, type: String)
     /// The factory of `component` threw (the error's ``DIError/underlyingError``).
     case factoryFailed(component: String)
+    /// The factory of `implementation`, which returns an `implementation?`, returned nil.
+    case factoryReturnedNil(implementation: String)
+    /// The delayed value `delayed` takes its runtime arguments at `value(…)`, yet was asked
+    /// for with `resolve(args:)`, whose arguments it would drop.
+    case argumentsToDelayedValue(delayed: String)
     /// The component was registered without an initializer.
     case noInitializer
     /// The component was registered `as` a service its instances do not conform to.
@@ -52,6 +57,8 @@ extension DIError {
       case .extraArguments: .extraArguments
       case .argumentNotHashable: .argumentNotHashable
       case .factoryFailed: .factoryFailed
+      case .factoryReturnedNil: .factoryReturnedNil
+      case .argumentsToDelayedValue: .extraArguments
       case .noInitializer: .noInitializer
       case .notAService: .notAService
       case .wrongInjectionTarget: .wrongInjectionTarget

@@ -13,6 +13,16 @@
 /// session.clean()                        // ...the scope is cleaned
 /// ```
 ///
+/// Scopes nest: a scope made with a `parent` is cleaned whenever its parent is (a request
+/// scope inside a session scope inside a tenant scope); the parent holds its children
+/// weakly, so a child nobody else keeps goes away.
+///
+/// ```swift
+/// let session = DIScope(name: "Session")
+/// let screen = DIScope(name: "Screen", parent: session)
+/// session.clean()   // cleans screen too, then session
+/// ```
+///
 /// A container also finds a scope by its name: ``DILifetime/custom(name:)`` and
 /// ``DIContainer/clean(scope:)`` use the first scope of that name the container met (see
 /// ``DILifetime/custom(name:)``).
@@ -35,6 +45,16 @@ public final class DIScope: Sendable, CustomStringConvertible {
   /// if session.policy == .weak { print("reused while held elsewhere") }
   /// ```
   public let policy: DILifetime.ReferenceKind
+  /// The scope whose ``clean()`` cleans this one too, if any.
+  ///
+  /// ```swift
+  /// let screen = DIScope(name: "Screen", parent: session)
+  /// print(screen.parent?.name ?? "none")   // Session
+  /// ```
+  public let parent: DIScope?
+  /// The scopes made with this one as their parent, held weakly; the dead ones are dropped
+  /// when a new child comes and when this scope is cleaned.
+  private let children = Locked<[WeakReference]>([])
   /// True for the placeholder `.custom(name:)` makes, which the container replaces with
   /// the scope of that name.
   let isNameOnly: Bool
@@ -48,18 +68,23 @@ public final class DIScope: Sendable, CustomStringConvertible {
   ///     cleaned, a storage of your own may forget them earlier.
   ///   - policy: `.single` keeps each instance; `.weak` keeps it only while someone else
   ///     holds it (value types are then not shared).
+  ///   - parent: A scope whose ``clean()`` cleans this one first. The child keeps its
+  ///     parent alive; the parent does not keep the child.
   ///
   /// ```swift
   /// let session = DIScope(name: "Session", storage: DICacheStorage(), policy: .weak)
+  /// let screen = DIScope(name: "Screen", storage: DICacheStorage(), policy: .single, parent: session)
   /// ```
   public init(
     name: String, storage: any DIStorage = DICacheStorage(),
-    policy: DILifetime.ReferenceKind = .single
+    policy: DILifetime.ReferenceKind = .single, parent: DIScope? = nil
   ) {
     self.name = name
     self.storage = storage
     self.policy = policy
+    self.parent = parent
     self.isNameOnly = false
+    parent?.adopt(self)
   }
 
   /// The placeholder of ``DILifetime/custom(name:)``.
@@ -67,19 +92,40 @@ public final class DIScope: Sendable, CustomStringConvertible {
     self.name = name
     self.storage = DICacheStorage()
     self.policy = .single
+    self.parent = nil
     self.isNameOnly = true
   }
 
-  /// Drops every instance the scope keeps; the next request makes a new one.
+  /// Records `child`, made with this scope as its parent.
+  private func adopt(_ child: DIScope) {
+    children.withLock { children in
+      children.removeAll { $0.object == nil }
+      children.append(WeakReference(child))
+    }
+  }
+
+  /// The children still alive, once the dead ones are forgotten.
+  private var liveChildren: [DIScope] {
+    children.withLock { children in
+      children.removeAll { $0.object == nil }
+      return children.compactMap { $0.object as? DIScope }
+    }
+  }
+
+  /// Drops every instance the scope keeps, and those of its child scopes (made with this
+  /// one as their `parent`, at any depth); the next request makes a new one.
   ///
-  /// Objects still held elsewhere live on; the scope simply holds them no more. The
-  /// `onClean` hooks of the dropped instances run before this returns, newest first (with
-  /// a storage of your own, only if it implements ``DIStorage/removeAll()``).
+  /// Objects still held elsewhere live on; the scope simply holds them no more. Children
+  /// are cleaned first, in the order they were made, each before its parent. The
+  /// `onClean` hooks of the dropped instances run before this returns, newest first within
+  /// each scope (with a storage of your own, only if it implements
+  /// ``DIStorage/removeAll()``).
   ///
   /// ```swift
   /// session.clean()
   /// ```
   public func clean() {
+    for child in liveChildren { child.clean() }
     DISetting.Log.log(.info, "cleaned scope \(name)")
     var dropped = storage.removeAll()
     Teardown.run(dropped.compactMap(\.teardown))

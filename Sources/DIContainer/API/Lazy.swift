@@ -31,6 +31,28 @@ public final class Lazy<T>: Sendable, CustomStringConvertible {
     self.request = request
   }
 
+  /// A `Lazy` whose value `make` makes on the first read, with no container: for tests
+  /// and for wiring by hand.
+  ///
+  /// `make` runs once (concurrent first reads wait for it), and again after ``clear()``.
+  ///
+  /// - Parameters:
+  ///   - file: Where the `Lazy` is made, shown if reading it fails (a read from inside
+  ///     `make` is a cycle).
+  ///   - line: The line.
+  ///   - make: Makes the value.
+  ///
+  /// ```swift
+  /// let database = Lazy { Database() }   // nothing made yet
+  /// database.value.query("…")           // made now, once
+  /// ```
+  public init(
+    file: StaticString = #fileID, line: UInt = #line, _ make: @escaping @Sendable () -> T
+  ) {
+    request = DelayedRequest(
+      name: Self.delayedName, site: CallSite(file: file, line: line), make: { make() })
+  }
+
   /// The value, made on the first read; stops the program with the ``DIError`` text
   /// when it cannot be made.
   ///
@@ -65,6 +87,22 @@ public final class Lazy<T>: Sendable, CustomStringConvertible {
   /// ```
   public var wasMade: Bool {
     once.wasMade
+  }
+
+  /// Forgets the kept value: the next ``value`` makes a new one.
+  ///
+  /// The `Lazy` asks again: a component with a caching lifetime (`.perContainer(.single)`,
+  /// …) still answers with its cached instance; a `.prototype` one, or the closure of
+  /// ``init(file:line:_:)``, makes a new one. A value being made while `clear()` runs is
+  /// kept once made.
+  ///
+  /// ```swift
+  /// let first = lazyDatabase.value
+  /// lazyDatabase.clear()
+  /// let second = lazyDatabase.value   // a new Database, for a .prototype one
+  /// ```
+  public func clear() {
+    once.clear()
   }
 
   /// The type and, once made, the value; describing a `Lazy` never makes its value (it

@@ -63,6 +63,17 @@ public final class LazyWithArguments<T, each Argument>: Sendable, CustomStringCo
   public var wasMade: Bool {
     once.wasMade
   }
+
+  /// Forgets the kept value: the next `value(…)` makes a new one with its arguments (a
+  /// component with a caching lifetime still answers with its cached instance).
+  ///
+  /// ```swift
+  /// lazyConnection.clear()
+  /// let other = lazyConnection.value("postgres://replica")
+  /// ```
+  public func clear() {
+    once.clear()
+  }
 }
 
 extension LazyWithArguments {

@@ -21,6 +21,29 @@
 public struct Provider<T>: Sendable, CustomStringConvertible {
   let request: DelayedRequest
 
+  init(request: DelayedRequest) {
+    self.request = request
+  }
+
+  /// A `Provider` that calls `make` at every read of ``value``, with no container: for
+  /// tests and for wiring by hand.
+  ///
+  /// - Parameters:
+  ///   - file: Where the `Provider` is made.
+  ///   - line: The line.
+  ///   - make: Makes a value, at every read.
+  ///
+  /// ```swift
+  /// let handlers = Provider { Handler(log: RequestLog()) }
+  /// handlers.value.handle()   // a new Handler at every read
+  /// ```
+  public init(
+    file: StaticString = #fileID, line: UInt = #line, _ make: @escaping @Sendable () -> T
+  ) {
+    request = DelayedRequest(
+      name: Self.delayedName, site: CallSite(file: file, line: line), make: { make() })
+  }
+
   /// A new value (or the cached one of a caching lifetime); stops the program with the
   /// ``DIError`` text when it cannot be made.
   ///

@@ -8,8 +8,11 @@ struct ComponentDraft {
   let order: Int
   var factory: Factory?
   var parameters: [DIRequest]
-  /// The implementation type first, then every `as(_:)`.
+  /// The implementation type first (unless only tagged, see ``provide(_:)``), then every
+  /// `as(_:)`.
   var services: [ServiceKey]
+  /// Whether `as(_:)` named the implementation type without a tag.
+  var isImplementationAsked = false
   var lifetime: DILifetime = .prototype
   var injections: [Injection] = []
   var postInit: (@Sendable (Any) -> Void)?
@@ -28,4 +31,25 @@ struct ComponentDraft {
   var scopedCell: ScopedCell?
   /// The identity of a `.scoped` component in every request scope, made on first need.
   var requestKey: RequestScopedKey?
+}
+
+extension ComponentDraft {
+  /// Adds `service` to the services. The implementation type is provided untagged unless
+  /// the registration names it only under tags (`.as(Dog.self, tag: Big.self)`): then a plain
+  /// `Dog` request does not find it, unless `.as(Dog.self)` says so too.
+  mutating func provide(_ service: ServiceKey) {
+    let plain = ServiceKey(implementation)
+    if service.type == plain.type {
+      if service.tag == nil {
+        isImplementationAsked = true
+      } else if !isImplementationAsked {
+        services.removeAll { $0 == plain }
+      }
+    }
+    if service == plain, !services.contains(plain) {
+      services.insert(service, at: 0)
+    } else if !services.contains(service) {
+      services.append(service)
+    }
+  }
 }

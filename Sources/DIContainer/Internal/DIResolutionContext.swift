@@ -328,7 +328,7 @@ package struct DIResolutionContext {
 
   static func name(of type: Any.Type, tag: Any.Type?) -> String {
     guard let tag else { return String(describing: type) }
-    return "\(type) tagged \(tag)"
+    return "\(type) tagged \(TagSet.name(of: tag))"
   }
 
   // MARK: - Choosing a candidate

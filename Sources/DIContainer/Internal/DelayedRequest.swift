@@ -1,33 +1,50 @@
-/// What a `Lazy` or `Provider` needs to resolve later: the container (held weakly), the
-/// framework that asked, the tag, the object graph of the resolution that made it, and
-/// its request scope (held weakly), if it was made in one.
+/// What a `Lazy` or `Provider` needs to make its value later: for one resolved from a
+/// container, the container (held weakly), the framework that asked, the tag, the object
+/// graph of the resolution that made it, its request scope (held weakly), if it was made
+/// in one, and the runtime arguments of the request, if it was the one asked for; for one
+/// made from a closure (`Lazy { Cat() }`), the closure.
 ///
 /// Holds the graph strongly, so its `.objectGraph` objects are reused by later
 /// resolutions; the graph holds them weakly once no resolution uses it (see
 /// ``ObjectGraph``), so nothing here outlives the delayed value itself.
 final class DelayedRequest: Sendable {
-  private let container: WeakReference
-  private let requester: DIModuleID?
-  private let tag: Any.Type?
-  private let graph: ObjectGraph
-  /// The request scope the value was made in: it resolves there, and fails once the scope
-  /// is closed or gone. Weak, so a delayed value kept by a `.scoped` instance makes no
-  /// cycle with its scope.
-  private let requestScope: WeakReference?
-  /// The component to use, for one element of `many`; nil to choose a candidate.
-  private let component: Component?
+  private let source: Source
   /// `Lazy<Cat>`, for errors.
   let name: String
   /// Where the delayed value was made, for the message of a failed `value`.
   private let origin: Origin
 
+  /// Where the value comes from.
+  private enum Source {
+    case container(Resolution)
+    case closure(@Sendable () -> Any)
+  }
+
+  /// What resolving the value in its container needs.
+  private struct Resolution {
+    let container: WeakReference
+    let requester: DIModuleID?
+    let tag: Any.Type?
+    let graph: ObjectGraph
+    /// The request scope the value was made in: it resolves there, and fails once the
+    /// scope is closed or gone. Weak, so a delayed value kept by a `.scoped` instance
+    /// makes no cycle with its scope.
+    let requestScope: WeakReference?
+    /// The component to use, for one element of `many`; nil to choose a candidate.
+    let component: Component?
+    /// The runtime arguments of `resolve(arg:)`/`resolve(args:)` when the delayed value was
+    /// what the caller asked for: every value it makes gets them (an `[Any]`).
+    let arguments: Instance?
+  }
+
   /// Where a delayed value was made: for a component (injected into it, or resolved by
-  /// its factory), or by a request whose `file:line` is known or not. Names the component
-  /// rather than holding it: a cached instance keeping the delayed value would otherwise
-  /// keep its own component, and so itself.
+  /// its factory), by a request whose `file:line` is known or not, or from a closure.
+  /// Names the component rather than holding it: a cached instance keeping the delayed
+  /// value would otherwise keep its own component, and so itself.
   private enum Origin {
     case component(Component.Name)
     case site(CallSite)
+    case closure(CallSite)
     case unknown
   }
 
@@ -35,12 +52,14 @@ final class DelayedRequest: Sendable {
     name: String, context: inout DIResolutionContext, tag: Any.Type?, component: Component? = nil
   ) {
     self.name = name
-    container = WeakReference(context.container)
-    requester = context.requester
-    self.tag = tag
-    graph = context.sharedGraph()
-    requestScope = context.requestScope.map { WeakReference($0) }
-    self.component = component
+    source = .container(
+      Resolution(
+        container: WeakReference(context.container), requester: context.requester, tag: tag,
+        graph: context.sharedGraph(),
+        requestScope: context.requestScope.map { WeakReference($0) }, component: component,
+        // Runtime arguments go to the component asked for: this delayed value's, when it
+        // is what the request asked for.
+        arguments: context.depth == 0 ? context.arguments.map { Instance(value: $0) } : nil))
     if let owner = context.request.innermostComponent {
       origin = .component(owner.identity)
     } else if let site = context.site {
@@ -48,6 +67,13 @@ final class DelayedRequest: Sendable {
     } else {
       origin = .unknown
     }
+  }
+
+  /// A delayed value whose value `make` makes, with no container; made at `site`.
+  init(name: String, site: CallSite, make: @escaping @Sendable () -> Any) {
+    self.name = name
+    source = .closure(make)
+    origin = .closure(site)
   }
 
   /// Writes what `make` returns to `target`, or the error's text when it fails: what
@@ -76,6 +102,10 @@ final class DelayedRequest: Sendable {
         error,
         requestedAt: "\(name).value; the \(name) was resolved at \(site)",
         file: site.file, line: site.line)
+    case .closure(let site):
+      failResolution(
+        error, requestedAt: "\(name).value; the \(name) was made from a closure at \(site)",
+        file: site.file, line: site.line)
     case .unknown:
       failResolution(
         error,
@@ -86,14 +116,23 @@ final class DelayedRequest: Sendable {
   }
 
   /// Resolves a `T` now, in the captured graph, with `arguments` for the component asked
-  /// for.
+  /// for (those of the request that made this delayed value, if any, otherwise); or calls
+  /// the closure.
   func resolve<T>(_ type: T.Type, arguments: [Any]?) throws(DIError) -> T {
-    guard let container = container.object as? DIContainer else {
+    let resolution: Resolution
+    switch source {
+    case .closure(let make):
+      // `make` is the `Lazy`'s or `Provider`'s closure, which returns a `T`.
+      return make() as! T
+    case .container(let captured):
+      resolution = captured
+    }
+    guard let container = resolution.container.object as? DIContainer else {
       throw DIError(
         .containerReleased(owner: "this \(name)"), requestedName: name)
     }
     var scope: DIRequestScope?
-    if let requestScope {
+    if let requestScope = resolution.requestScope {
       scope = requestScope.object as? DIRequestScope
       guard let scope, !scope.isClosed else {
         throw DIError(
@@ -101,13 +140,17 @@ final class DelayedRequest: Sendable {
           requestedName: name)
       }
     }
+    // Only one of them has any: a delayed value made with runtime arguments takes none.
+    let arguments = arguments ?? resolution.arguments.map { $0.value as! [Any] }
     do throws(DIError) {
       return try DIResolutionContext.with(
-        container, requester: requester, arguments: arguments, graph: graph,
-        requestScope: scope
+        container, requester: resolution.requester, arguments: arguments,
+        graph: resolution.graph, requestScope: scope
       ) { (context) throws(DIError) -> T in
-        if let component { return try context.instance(T.self, of: component) }
-        return try context.valueWithArguments(T.self, tag: tag)
+        if let component = resolution.component {
+          return try context.instance(T.self, of: component)
+        }
+        return try context.valueWithArguments(T.self, tag: resolution.tag)
       }
     } catch {
       var error = error
@@ -173,15 +216,25 @@ extension DelayedModifier {
   static func makeDelayed(
     in context: inout DIResolutionContext, tag: Any.Type?
   ) throws(DIError) -> Self {
+    try checkArguments(in: context)
     try context.checkCandidate(Wrapped.self, tag: tag, arguments: argumentTypes)
     return Self(request: DelayedRequest(name: delayedName, context: &context, tag: tag))
+  }
+
+  /// A delayed value that takes its runtime arguments at `value(…)` cannot also keep those
+  /// of `resolve(args:)`: asked for with arguments, it is an error, not a silent drop.
+  private static func checkArguments(in context: DIResolutionContext) throws(DIError) {
+    guard argumentTypes != nil, context.depth == 0, context.arguments != nil else { return }
+    throw DIError(.argumentsToDelayedValue(delayed: delayedName), requestedName: delayedName)
   }
 
   /// One delayed value per component of `Wrapped` under `tag`.
   static func all(
     in context: inout DIResolutionContext, tag: Any.Type?, inFramework: Bool
   ) throws(DIError) -> [Self] {
-    context.components(of: Wrapped.self, tag: tag, inFramework: inFramework).map { component in
+    try checkArguments(in: context)
+    return context.components(of: Wrapped.self, tag: tag, inFramework: inFramework).map {
+      component in
       Self(
         request: DelayedRequest(
           name: delayedName, context: &context, tag: tag, component: component))

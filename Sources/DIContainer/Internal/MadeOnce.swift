@@ -23,6 +23,12 @@ final class MadeOnce: Sendable {
     return instance.value
   }
 
+  /// Forgets the kept value, so the next ``value(_:)`` makes one again; a making under way
+  /// keeps its value when it ends.
+  func clear() {
+    state.withLock { $0.made = nil }
+  }
+
   /// Whether the value was made.
   var wasMade: Bool {
     state.withLock { $0.made != nil }

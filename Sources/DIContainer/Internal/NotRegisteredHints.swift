@@ -52,8 +52,11 @@ struct NotRegisteredHints {
     if untagged { known.append("without a tag") }
     if !tags.isEmpty { known.append("under " + Self.list(tags, one: "the tag", many: "the tags")) }
     guard !known.isEmpty else { return nil }
-    return "\(name) is registered \(known.joined(separator: " and ")), not under the tag"
-      + " \(tag)."
+    let registered = "\(name) is registered \(known.joined(separator: " and "))"
+    guard TagSet.members(of: tag).count > 1 else {
+      return registered + ", not under the tag \(tag)."
+    }
+    return registered + ", but no component has all of \(TagSet.name(of: tag))."
   }
 
   /// The components whose instances are `T`s though they were not registered `.as` `T`

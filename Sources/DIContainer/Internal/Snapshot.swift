@@ -76,6 +76,11 @@ final class Snapshot: Sendable {
         grouped[service, default: []].append(component)
         if service.tag != nil { tagged.append((ServiceKey(service.type), component)) }
       }
+      // A type under several tags is also found by every combination of them (a request
+      // for all of them, see `TagSet`); `many` of the plain type has it already.
+      for key in TagSet.intersections(of: component.services) {
+        grouped[key, default: []].append(component)
+      }
     }
     table = ServiceTable(grouped)
     // `many` of a type also collects its tagged components; the arrays are shared with

@@ -25,48 +25,51 @@ func example_DIComponentBuilder_swift_L33() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:50
-func example_DIComponentBuilder_swift_L50() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 51)
-  container.register(Cat.init).as(Pet.self, tag: Indoor.self)
-  let pet: Pet = by(tag: Indoor.self, on: container.resolve())
-  _ = pet
+// From Sources/DIContainer/API/DIComponentBuilder.swift:60
+func example_DIComponentBuilder_swift_L60() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 61)
+  container.register(Cat.init).as(Pet.self, tag: Indoor.self).as(Pet.self, tag: Small.self)
+  let indoor: Pet = by(tag: Indoor.self, on: container.resolve())
+  _ = indoor
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 63)
+  let both: Pet = by(tags: Indoor.self, Small.self, on: container.resolve())
+  _ = both
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:70
-func example_DIComponentBuilder_swift_L70() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 71)
+// From Sources/DIContainer/API/DIComponentBuilder.swift:79
+func example_DIComponentBuilder_swift_L79() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 80)
   container.register(Cat.init).lifetime(.perContainer(.weak))
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:86
-func example_DIComponentBuilder_swift_L86() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 87)
+// From Sources/DIContainer/API/DIComponentBuilder.swift:101
+func example_DIComponentBuilder_swift_L101() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 102)
   container.register(Presenter.init)
     .injection(\.interactor)
     .postInit { presenter in presenter.interactor.delegate = presenter }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:107
-func example_DIComponentBuilder_swift_L107() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 108)
+// From Sources/DIContainer/API/DIComponentBuilder.swift:122
+func example_DIComponentBuilder_swift_L122() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 123)
   container.register { MainLogger(loggers: many($0)) }.as(Logger.self).default()
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:120
-func example_DIComponentBuilder_swift_L120() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 121)
+// From Sources/DIContainer/API/DIComponentBuilder.swift:135
+func example_DIComponentBuilder_swift_L135() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 136)
   container.register(FakeClock.init).as(Clock.self).test()
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:132
-func example_DIComponentBuilder_swift_L132() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 133)
+// From Sources/DIContainer/API/DIComponentBuilder.swift:147
+func example_DIComponentBuilder_swift_L147() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 148)
   container.register(Server.init).root()
 #sourceLocation()
 }

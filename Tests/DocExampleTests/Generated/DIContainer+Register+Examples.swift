@@ -17,9 +17,18 @@ func example_DIContainer_Register_swift_L24() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Register.swift:62
-func example_DIContainer_Register_swift_L62() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Register.swift", line: 63)
+// From Sources/DIContainer/API/DIContainer+Register.swift:70
+func example_DIContainer_Register_swift_L70() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Register.swift", line: 71)
+  container.register { () -> Cat? in Cat(name: "Mimi") }
+  let cat: Cat = container.resolve()
+  _ = cat
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/DIContainer+Register.swift:105
+func example_DIContainer_Register_swift_L105() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Register.swift", line: 106)
   container.register(Presenter.self).injection(\.view)
   container.inject(into: presenter)
 #sourceLocation()

@@ -21,53 +21,79 @@ func example_DIScope_swift_L9() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIScope.swift:22
-func example_DIScope_swift_L22() throws {
+// From Sources/DIContainer/API/DIScope.swift:20
+func example_DIScope_swift_L20() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIScope.swift", line: 21)
+  let session = DIScope(name: "Session")
+  _ = session
+#sourceLocation(file: "Sources/DIContainer/API/DIScope.swift", line: 22)
+  let screen = DIScope(name: "Screen", parent: session)
+  _ = screen
 #sourceLocation(file: "Sources/DIContainer/API/DIScope.swift", line: 23)
+  session.clean()   // cleans screen too, then session
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/DIScope.swift:32
+func example_DIScope_swift_L32() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIScope.swift", line: 33)
   print(session.name)   // "Session"
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIScope.swift:28
-func example_DIScope_swift_L28() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIScope.swift", line: 29)
+// From Sources/DIContainer/API/DIScope.swift:38
+func example_DIScope_swift_L38() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIScope.swift", line: 39)
   let storage = session.storage
   _ = storage
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIScope.swift:34
-func example_DIScope_swift_L34() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIScope.swift", line: 35)
+// From Sources/DIContainer/API/DIScope.swift:44
+func example_DIScope_swift_L44() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIScope.swift", line: 45)
   if session.policy == .weak { print("reused while held elsewhere") }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIScope.swift:52
-func example_DIScope_swift_L52() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIScope.swift", line: 53)
-  let session = DIScope(name: "Session", storage: DICacheStorage(), policy: .weak)
-  _ = session
+// From Sources/DIContainer/API/DIScope.swift:50
+func example_DIScope_swift_L50() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIScope.swift", line: 51)
+  let screen = DIScope(name: "Screen", parent: session)
+  _ = screen
+#sourceLocation(file: "Sources/DIContainer/API/DIScope.swift", line: 52)
+  print(screen.parent?.name ?? "none")   // Session
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIScope.swift:79
-func example_DIScope_swift_L79() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIScope.swift", line: 80)
+// From Sources/DIContainer/API/DIScope.swift:74
+func example_DIScope_swift_L74() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIScope.swift", line: 75)
+  let session = DIScope(name: "Session", storage: DICacheStorage(), policy: .weak)
+  _ = session
+#sourceLocation(file: "Sources/DIContainer/API/DIScope.swift", line: 76)
+  let screen = DIScope(name: "Screen", storage: DICacheStorage(), policy: .single, parent: session)
+  _ = screen
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/DIScope.swift:124
+func example_DIScope_swift_L124() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIScope.swift", line: 125)
   session.clean()
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIScope.swift:91
-func example_DIScope_swift_L91() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIScope.swift", line: 92)
+// From Sources/DIContainer/API/DIScope.swift:137
+func example_DIScope_swift_L137() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIScope.swift", line: 138)
   print(session)   // Session
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIScope.swift:135
-func example_DIScope_swift_L135() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIScope.swift", line: 136)
+// From Sources/DIContainer/API/DIScope.swift:181
+func example_DIScope_swift_L181() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIScope.swift", line: 182)
   container.register(Cart.init).lifetime(.custom(name: "Session"))
   container.clean(scope: "Session")
 #sourceLocation()

@@ -20,55 +20,77 @@ extension LazyExamples {
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Lazy.swift:37
-  func example_Lazy_swift_L37() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 38)
+  // From Sources/DIContainer/API/Lazy.swift:45
+  func example_Lazy_swift_L45() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 46)
+    let database = Lazy { Database() }   // nothing made yet
+    _ = database
+#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 47)
+    database.value.query("…")           // made now, once
+#sourceLocation()
+  }
+
+  // From Sources/DIContainer/API/Lazy.swift:59
+  func example_Lazy_swift_L59() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 60)
     let database: Database = lazyDatabase.value
     _ = database
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Lazy.swift:53
-  func example_Lazy_swift_L53() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 54)
+  // From Sources/DIContainer/API/Lazy.swift:75
+  func example_Lazy_swift_L75() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 76)
     let database = try lazyDatabase.tryValue()
     _ = database
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Lazy.swift:63
-  func example_Lazy_swift_L63() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 64)
+  // From Sources/DIContainer/API/Lazy.swift:85
+  func example_Lazy_swift_L85() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 86)
     if lazyDatabase.wasMade { lazyDatabase.value.close() }
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Lazy.swift:73
-  func example_Lazy_swift_L73() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 74)
+  // From Sources/DIContainer/API/Lazy.swift:99
+  func example_Lazy_swift_L99() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 100)
+    let first = lazyDatabase.value
+    _ = first
+#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 101)
+    lazyDatabase.clear()
+    let second = lazyDatabase.value   // a new Database, for a .prototype one
+    _ = second
+#sourceLocation()
+  }
+
+  // From Sources/DIContainer/API/Lazy.swift:111
+  func example_Lazy_swift_L111() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 112)
     let number: Lazy<Int> = container.resolve()
     _ = number
-#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 75)
+#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 113)
     print(number)   // Lazy<Int> (not made yet)
     _ = number.value
     print(number)   // Lazy<Int>: 1
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Lazy.swift:91
-  func example_Lazy_swift_L91() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 92)
+  // From Sources/DIContainer/API/Lazy.swift:129
+  func example_Lazy_swift_L129() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 130)
     let number: Lazy<Int> = container.resolve()
     _ = number
-#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 93)
+#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 131)
     print(number)                   // 1: the value, made now
     print(number.description)       // Lazy<Int>: 1
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Lazy.swift:102
-  func example_Lazy_swift_L102() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 103)
+  // From Sources/DIContainer/API/Lazy.swift:140
+  func example_Lazy_swift_L140() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 141)
     debugPrint(number)
 #sourceLocation()
   }

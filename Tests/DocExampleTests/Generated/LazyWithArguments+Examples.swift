@@ -40,63 +40,72 @@ func example_LazyWithArguments_swift_L60() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/LazyWithArguments.swift:71
-func example_LazyWithArguments_swift_L71() throws {
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 72)
+// From Sources/DIContainer/API/LazyWithArguments.swift:70
+func example_LazyWithArguments_swift_L70() throws {
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 71)
+  lazyConnection.clear()
+  let other = lazyConnection.value("postgres://replica")
+  _ = other
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/LazyWithArguments.swift:82
+func example_LazyWithArguments_swift_L82() throws {
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 83)
   print(lazyConnection)   // the type, then its value once made
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/LazyWithArguments.swift:81
-func example_LazyWithArguments_swift_L81() throws {
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 82)
+// From Sources/DIContainer/API/LazyWithArguments.swift:92
+func example_LazyWithArguments_swift_L92() throws {
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 93)
   let connection: Lazy1<Connection, String> = container.resolve()
   _ = connection
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 83)
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 94)
   let db = connection.value("postgres://db")
   _ = db
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/LazyWithArguments.swift:89
-func example_LazyWithArguments_swift_L89() throws {
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 90)
+// From Sources/DIContainer/API/LazyWithArguments.swift:100
+func example_LazyWithArguments_swift_L100() throws {
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 101)
   let cat: Lazy2<Cat, String, Int> = container.resolve()
   _ = cat
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 91)
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 102)
   let mimi = cat.value("Mimi", 3)
   _ = mimi
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/LazyWithArguments.swift:97
-func example_LazyWithArguments_swift_L97() throws {
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 98)
+// From Sources/DIContainer/API/LazyWithArguments.swift:108
+func example_LazyWithArguments_swift_L108() throws {
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 109)
   let origin: Lazy3<Point, Int, Int, Int> = container.resolve()
   _ = origin
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 99)
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 110)
   let point = origin.value(0, 0, 0)
   _ = point
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/LazyWithArguments.swift:105
-func example_LazyWithArguments_swift_L105() throws {
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 106)
+// From Sources/DIContainer/API/LazyWithArguments.swift:116
+func example_LazyWithArguments_swift_L116() throws {
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 117)
   let unit: Lazy4<Rect, Int, Int, Int, Int> = container.resolve()
   _ = unit
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 107)
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 118)
   let rect = unit.value(0, 0, 1, 1)
   _ = rect
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/LazyWithArguments.swift:113
-func example_LazyWithArguments_swift_L113() throws {
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 114)
+// From Sources/DIContainer/API/LazyWithArguments.swift:124
+func example_LazyWithArguments_swift_L124() throws {
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 125)
   let first: Lazy5<Row, Int, String, String, Bool, Double> = container.resolve()
   _ = first
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 115)
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 126)
   let row = first.value(1, "a", "b", true, 0.5)
   _ = row
 #sourceLocation()

@@ -26,61 +26,91 @@ func example_Modifiers_swift_L12() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Modifiers.swift:21
-func example_Modifiers_swift_L21() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Modifiers.swift", line: 22)
+// From Sources/DIContainer/API/Modifiers.swift:25
+func example_Modifiers_swift_L25() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Modifiers.swift", line: 26)
   container.register { House(pet: by(tag: Indoor.self, on: $0)) }
   let pet: Pet = by(tag: Indoor.self, on: container.resolve())
   _ = pet
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Modifiers.swift:28
-func example_Modifiers_swift_L28() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Modifiers.swift", line: 29)
+// From Sources/DIContainer/API/Modifiers.swift:32
+func example_Modifiers_swift_L32() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Modifiers.swift", line: 33)
   let indoor: DIByTag<Indoor, Pet> = container.resolve()
   _ = indoor
-#sourceLocation(file: "Sources/DIContainer/API/Modifiers.swift", line: 30)
+#sourceLocation(file: "Sources/DIContainer/API/Modifiers.swift", line: 34)
   let pet = indoor.value
   _ = pet
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Modifiers.swift:40
-func example_Modifiers_swift_L40() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Modifiers.swift", line: 41)
+// From Sources/DIContainer/API/Modifiers.swift:43
+func example_Modifiers_swift_L43() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Modifiers.swift", line: 44)
+  container.register(Cat.init).as(Pet.self, tag: Indoor.self).as(Pet.self, tag: Small.self)
+  let pet: Pet = by(tags: Small.self, Indoor.self, on: container.resolve())
+  _ = pet
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/Modifiers.swift:50
+func example_Modifiers_swift_L50() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Modifiers.swift", line: 51)
+  let both: DIByTags<Pet, Indoor, Small> = container.resolve()
+  _ = both
+#sourceLocation(file: "Sources/DIContainer/API/Modifiers.swift", line: 52)
+  let pet = both.value
+  _ = pet
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/Modifiers.swift:63
+func example_Modifiers_swift_L63() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Modifiers.swift", line: 64)
   container.register { Cat(name: arg($0), bowl: $1) }
   let cat: Cat = container.resolve(arg: "Mimi")
   _ = cat
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Modifiers.swift:47
-func example_Modifiers_swift_L47() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Modifiers.swift", line: 48)
+// From Sources/DIContainer/API/Modifiers.swift:70
+func example_Modifiers_swift_L70() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Modifiers.swift", line: 71)
   container.register { (name: DIArg<String>) in Cat(name: name.value) }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Modifiers.swift:58
-func example_Modifiers_swift_L58() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Modifiers.swift", line: 59)
+// From Sources/DIContainer/API/Modifiers.swift:81
+func example_Modifiers_swift_L81() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Modifiers.swift", line: 82)
   let animals: [Animal] = many(container.resolve())
   _ = animals
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Modifiers.swift:72
-func example_Modifiers_swift_L72() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Modifiers.swift", line: 73)
+// From Sources/DIContainer/API/Modifiers.swift:95
+func example_Modifiers_swift_L95() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Modifiers.swift", line: 96)
   let indoor: Pet = by(tag: Indoor.self, on: container.resolve())
   _ = indoor
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Modifiers.swift:84
-func example_Modifiers_swift_L84() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Modifiers.swift", line: 85)
+// From Sources/DIContainer/API/Modifiers.swift:114
+func example_Modifiers_swift_L114() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Modifiers.swift", line: 115)
+  container.register(Cat.init).as(Pet.self, tag: Indoor.self).as(Pet.self, tag: Small.self)
+  container.register { House(pet: by(tags: Indoor.self, Small.self, on: $0)) }
+  let pet: Pet = by(tags: Indoor.self, Small.self, on: container.resolve())
+  _ = pet
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/Modifiers.swift:131
+func example_Modifiers_swift_L131() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Modifiers.swift", line: 132)
   container.register { Cat(name: arg($0)) }
   let cat: Cat = container.resolve(arg: "Mimi")
   _ = cat

@@ -20,46 +20,56 @@ extension ProviderExamples {
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Provider.swift:27
-  func example_Provider_swift_L27() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Provider.swift", line: 28)
+  // From Sources/DIContainer/API/Provider.swift:36
+  func example_Provider_swift_L36() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Provider.swift", line: 37)
+    let handlers = Provider { Handler(log: RequestLog()) }
+    _ = handlers
+#sourceLocation(file: "Sources/DIContainer/API/Provider.swift", line: 38)
+    handlers.value.handle()   // a new Handler at every read
+#sourceLocation()
+  }
+
+  // From Sources/DIContainer/API/Provider.swift:50
+  func example_Provider_swift_L50() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Provider.swift", line: 51)
     let handler: Handler = handlers.value
     _ = handler
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Provider.swift:43
-  func example_Provider_swift_L43() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Provider.swift", line: 44)
+  // From Sources/DIContainer/API/Provider.swift:66
+  func example_Provider_swift_L66() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Provider.swift", line: 67)
     let handler = try handlers.tryValue()
     _ = handler
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Provider.swift:53
-  func example_Provider_swift_L53() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Provider.swift", line: 54)
+  // From Sources/DIContainer/API/Provider.swift:76
+  func example_Provider_swift_L76() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Provider.swift", line: 77)
     let number: Provider<Int> = container.resolve()
     _ = number
-#sourceLocation(file: "Sources/DIContainer/API/Provider.swift", line: 55)
+#sourceLocation(file: "Sources/DIContainer/API/Provider.swift", line: 78)
     print(number)   // Provider<Int>
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Provider.swift:69
-  func example_Provider_swift_L69() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Provider.swift", line: 70)
+  // From Sources/DIContainer/API/Provider.swift:92
+  func example_Provider_swift_L92() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Provider.swift", line: 93)
     let number: Provider<Int> = container.resolve()
     _ = number
-#sourceLocation(file: "Sources/DIContainer/API/Provider.swift", line: 71)
+#sourceLocation(file: "Sources/DIContainer/API/Provider.swift", line: 94)
     print(number)                   // 1, then 2 on the next print
     print(number.description)       // Provider<Int>
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Provider.swift:80
-  func example_Provider_swift_L80() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Provider.swift", line: 81)
+  // From Sources/DIContainer/API/Provider.swift:103
+  func example_Provider_swift_L103() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Provider.swift", line: 104)
     debugPrint(number)
 #sourceLocation()
   }
