@@ -92,6 +92,8 @@ private final class Pillow {
     container.register { (size: DIArg<Int?>) in Pillow(color: "white", size: size.value) }
     let pillow: Pillow = container.resolve()
     #expect(pillow.size == nil)
+    let optional: Pillow? = container.resolve()
+    #expect(optional != nil, "an optional request too: the arg can do without an argument")
   }
 
   @Test func aMissingNonOptionalArgIsStillAnError() {

@@ -204,7 +204,7 @@ extension DIArg: DIParameterModifier {
 }
 
 /// An `arg` parameter type that takes nil when no runtime argument is passed for it.
-private protocol NilArgument {
+protocol NilArgument {
   static var none: Self { get }
 }
 

@@ -53,6 +53,9 @@ final class Component: Sendable {
   /// The types of its `arg` parameters, in the order they take runtime arguments: the
   /// initializer's, then the injections'.
   let argumentTypes: [ObjectIdentifier]
+  /// Whether it has an `arg` parameter that is not optional: one that cannot do without a
+  /// runtime argument.
+  let requiresArguments: Bool
 
   init(draft: borrowing ComponentDraft, storage: InstanceStorage, owner: ObjectIdentifier) {
     implementation = draft.implementation
@@ -66,9 +69,11 @@ final class Component: Sendable {
     services = draft.services
     injections = draft.injections
     hasCycleBreaks = draft.injections.contains { $0.isCycleBreak }
-    argumentTypes = (draft.parameters + draft.injections.flatMap(\.dependencies))
-      .filter(\.isArgument).map { ObjectIdentifier($0.type) }
+    let arguments = (draft.parameters + draft.injections.flatMap(\.dependencies))
+      .filter(\.isArgument)
+    argumentTypes = arguments.map { ObjectIdentifier($0.type) }
     takesArguments = !argumentTypes.isEmpty
+    requiresArguments = arguments.contains { !($0.type is any NilArgument.Type) }
     self.owner = owner
     needsInjection = !draft.injections.isEmpty || draft.postInit != nil
     postInit = draft.postInit

@@ -255,7 +255,7 @@ package struct DIResolutionContext {
       chosen = level.choose(among: candidates, requester: requester, arguments: argumentTypes)
     }
     guard let component = chosen, component.factory != nil,
-      !component.takesArguments || (depth == 0 && argumentBuffer != nil)
+      !component.requiresArguments || (depth == 0 && argumentBuffer != nil)
     else { return nil }
     if depth == 0, argumentBuffer != nil { try checkArguments(of: component) }
     return try instance(Wrapped.self, of: component)
