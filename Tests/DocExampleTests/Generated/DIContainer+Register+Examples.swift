@@ -26,9 +26,9 @@ func example_DIContainer_Register_swift_L70() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Register.swift:105
-func example_DIContainer_Register_swift_L105() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Register.swift", line: 106)
+// From Sources/DIContainer/API/DIContainer+Register.swift:96
+func example_DIContainer_Register_swift_L96() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Register.swift", line: 97)
   container.register(Presenter.self).injection(\.view)
   container.inject(into: presenter)
 #sourceLocation()

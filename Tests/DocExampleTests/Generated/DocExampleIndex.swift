@@ -35,7 +35,7 @@ let generatedDocExamples: [DocExample] = [
   DocExample("Sources/DIContainer/API/DIContainer+Lifetimes.swift", line: 44, ownsContainer: false) { try example_DIContainer_Lifetimes_swift_L44() },
   DocExample("Sources/DIContainer/API/DIContainer+Register.swift", line: 24, ownsContainer: false) { try example_DIContainer_Register_swift_L24() },
   DocExample("Sources/DIContainer/API/DIContainer+Register.swift", line: 70, ownsContainer: false) { try example_DIContainer_Register_swift_L70() },
-  DocExample("Sources/DIContainer/API/DIContainer+Register.swift", line: 105, ownsContainer: false) { try example_DIContainer_Register_swift_L105() },
+  DocExample("Sources/DIContainer/API/DIContainer+Register.swift", line: 96, ownsContainer: false) { try example_DIContainer_Register_swift_L96() },
   DocExample("Sources/DIContainer/API/DIContainer+RequestScopes.swift", line: 12, ownsContainer: false) { try example_DIContainer_RequestScopes_swift_L12() },
   DocExample("Sources/DIContainer/API/DIContainer+RequestScopes.swift", line: 36, ownsContainer: false) { try example_DIContainer_RequestScopes_swift_L36() },
   DocExample("Sources/DIContainer/API/DIContainer+Resolve.swift", line: 9, ownsContainer: false) { try example_DIContainer_Resolve_swift_L9() },
