@@ -45,7 +45,7 @@ private final class Screen {}
     #expect(c2 !== c1)
   }
 
-  @Test func childrenAreCleanedBeforeTheirParent() {
+  @Test func cleaningAParentRunsItsAndItsChildrensHooksNewestFirst() {
     let order = Lines()
     let session = DIScope(name: "Session")
     let first = DIScope(name: "First", parent: session)
@@ -63,7 +63,8 @@ private final class Screen {}
 
     session.clean()
 
-    #expect(order.all == ["First", "Second", "Session"])
+    // One clean: every dropped instance's hook, in reverse order of creation.
+    #expect(order.all == ["Second", "First", "Session"])
   }
 
   @Test func aParentDoesNotKeepItsChildrenAlive() {

@@ -348,3 +348,8 @@ struct Target {
 struct Settings {
   static func load() throws -> Settings { Settings() }
 }
+
+/// A pool whose `close()` suspends, for the async `onClean` examples.
+final class AsyncPool: Sendable {
+  func close() async {}
+}

@@ -27,15 +27,36 @@ extension DIComponentBuilder {
   /// ```
   @discardableResult
   public func onClean(_ hook: @escaping @Sendable (Impl) throws -> Void) -> Self {
+    // The component makes only `Impl` instances.
+    edit { $0.onClean.append(.sync { instance in try hook(instance as! Impl) }) }
+  }
+
+  /// Runs the `async` `hook` on each instance the library drops: what a connection pool's
+  /// `await pool.close()` needs.
+  ///
+  /// It runs when the synchronous hooks do (see ``onClean(_:)-(Impl)->Void``), awaited by
+  /// ``DIContainer/shutdown()``, ``DIContainer/withScope(isolation:_:)`` and
+  /// ``DIRequestScope/closeAwaitingHooks()``. When a synchronous call drops the instance
+  /// (`clean()`, `clean(framework:)`, `close()`, …), the hook is not lost: it starts at
+  /// once on a task of its own, runs exactly once, and `shutdown()` waits for it. An
+  /// instance's hooks run in the order they were added, whatever their kind.
+  ///
+  /// - Parameter hook: Receives the dropped instance; may suspend and throw.
+  /// - Returns: This builder.
+  ///
+  /// ```swift
+  /// container.register(AsyncPool.init)
+  ///   .lifetime(.perContainer(.single))
+  ///   .onClean { pool in await pool.close() }
+  /// ```
+  @discardableResult
+  public func onClean(_ hook: @escaping @Sendable (Impl) async throws -> Void) -> Self {
     edit { draft in
-      let previous = draft.onClean
-      draft.onClean = { instance in
-        var failure: (any Error)?
-        do { try previous?(instance) } catch { failure = error }
-        // The component makes only `Impl` instances.
-        do { try hook(instance as! Impl) } catch { failure = failure ?? error }
-        if let failure { throw failure }
-      }
+      draft.onClean.append(
+        .async { instance in
+          // The component makes only `Impl` instances.
+          try await hook(instance as! Impl)
+        })
     }
   }
 }

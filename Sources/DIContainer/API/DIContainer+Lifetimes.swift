@@ -86,9 +86,18 @@ extension DIContainer {
   /// Drops the cached instances of the components `matching` selects, then runs their
   /// `onClean` hooks, newest instance first.
   func clean(where matching: (Component) -> Bool) {
+    var teardowns = drop(snapshot.components, where: matching)
+    // Run and released here, after every cell's lock.
+    Teardown.run(teardowns)
+    teardowns.removeAll()
+  }
+
+  /// Drops the cached instances of `components` that `matching` selects and returns their
+  /// teardowns, for the caller to run after the cells' locks.
+  func drop(_ components: [Component], where matching: (Component) -> Bool) -> [Teardown] {
     var dropped: [(instance: Instance, sequence: UInt64)] = []
     var teardowns: [Teardown] = []
-    for component in snapshot.components where matching(component) {
+    for component in components where matching(component) {
       let start = dropped.count
       switch component.storage {
       case .cell(let cell): if let kept = cell.clear() { dropped.append(kept) }
@@ -100,9 +109,6 @@ extension DIContainer {
         teardowns.append(Teardown(instance: kept.instance, sequence: kept.sequence, hook: hook))
       }
     }
-    // Run and released here, after every cell's lock.
-    Teardown.run(teardowns)
-    teardowns.removeAll()
-    dropped.removeAll()
+    return teardowns
   }
 }

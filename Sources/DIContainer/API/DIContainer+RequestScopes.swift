@@ -16,7 +16,9 @@ extension DIContainer {
   /// let log: RequestLog = scope.resolve()
   /// ```
   public func makeScope() -> DIRequestScope {
-    DIRequestScope(container: self)
+    let scope = DIRequestScope(container: self)
+    openScopes.add(scope)
+    return scope
   }
 
   /// The request scope of `owner` (a request, a connection, a job): made on first call,
@@ -41,7 +43,9 @@ extension DIContainer {
   /// ```
   public func scope(for owner: some AnyObject) -> DIRequestScope {
     let owned: OwnedScope = ownerScopes.get(for: owner) { _ in
-      OwnedScope(DIRequestScope(container: self, holdingWeakly: true))
+      let scope = DIRequestScope(container: self, holdingWeakly: true)
+      openScopes.add(scope)
+      return OwnedScope(scope)
     }
     return owned.scope
   }

@@ -63,6 +63,7 @@ extension DIContainer: DIResolver {
     try DIResolutionContext.with(self, requester: nil) { (context) throws(DIError) in
       let name = String(describing: T.self)
       guard let (entry, level) = context.snapshot.lookUp(ServiceKey(T.self)) else {
+        try context.checkNotShutDown(T.self)
         throw context.notRegistered(T.self, tag: nil)
       }
       let component = try context.choose(entry, for: T.self, tag: nil, in: level)

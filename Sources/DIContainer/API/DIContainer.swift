@@ -24,6 +24,8 @@ public final class DIContainer: Sendable {
   private let published = Atomic<Unmanaged<Snapshot>?>(nil)
   /// The container whose registrations this one falls back on, if it is a child.
   let parent: DIContainer?
+  /// The request scopes this container opened that are still open, for ``shutdown()``.
+  let openScopes = OpenScopes()
 
   /// Creates an empty container.
   ///
@@ -97,10 +99,13 @@ public final class DIContainer: Sendable {
     }
     // A child reads its parent's snapshot under its own lock (never the other way round:
     // a parent tells its children about a registration after releasing its lock).
-    let snapshot = Snapshot(
-      components: registry.compile(owner: ObjectIdentifier(self)), imports: registry.imports,
-      loaded: registry.loaded,
-      parent: parent.map { Snapshot.Level(container: $0, snapshot: $0.snapshot) })
+    let snapshot =
+      registry.isShutDown
+      ? Snapshot(components: [], imports: [:], isShutDown: true)
+      : Snapshot(
+        components: registry.compile(owner: ObjectIdentifier(self)), imports: registry.imports,
+        loaded: registry.loaded,
+        parent: parent.map { Snapshot.Level(container: $0, snapshot: $0.snapshot) })
     if let replaced = registry.current { registry.retired.append(replaced) }
     registry.current = snapshot
     published.store(.passUnretained(snapshot), ordering: .sequentiallyConsistent)

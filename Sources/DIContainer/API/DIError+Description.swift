@@ -106,6 +106,8 @@ extension DIError {
     case .containerReleased(let owner):
       return "the container of \(owner) was released; keep the container alive while"
         + " \(owner) is used."
+    case .containerShutDown:
+      return "the container was shut down (shutdown()); its requests fail from then on."
     case .storageMismatch(let message):
       return message
     }

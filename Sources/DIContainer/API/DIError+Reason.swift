@@ -42,6 +42,8 @@ extension DIError {
     case scopeClosed(delayed: String?)
     /// The container of `owner` (a request scope, a `Lazy`…) is gone.
     case containerReleased(owner: String)
+    /// The container was shut down.
+    case containerShutDown
     /// A custom scope's storage misbehaved, as `message` says.
     case storageMismatch(String)
 
@@ -65,6 +67,7 @@ extension DIError {
       case .outsideScope: .outsideScope
       case .scopeClosed: .scopeClosed
       case .containerReleased: .containerReleased
+      case .containerShutDown: .containerShutDown
       case .storageMismatch: .storageMismatch
       }
     }

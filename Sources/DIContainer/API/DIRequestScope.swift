@@ -117,6 +117,22 @@ public final class DIRequestScope: Sendable {
   /// let handler: Handler = scope.resolve()
   /// ```
   public func close() {
+    Teardown.run(drop())
+  }
+
+  /// Closes the scope like ``close()``, and returns once its instances' hooks, `async`
+  /// ones included, have run.
+  ///
+  /// ```swift
+  /// await scope.closeAwaitingHooks()
+  /// ```
+  public func closeAwaitingHooks() async {
+    await Teardown.runAwaiting(drop())
+  }
+
+  /// Closes the scope and returns the teardowns of the instances it dropped (none when it
+  /// was closed already), for the caller to run after the scope's lock.
+  func drop() -> [Teardown] {
     let dropped = state.withLock { state -> [ObjectIdentifier: Slot]? in
       guard !state.isClosed else { return nil }
       state.isClosed = true
@@ -124,15 +140,13 @@ public final class DIRequestScope: Sendable {
       defer { state.slots = state.slots.filter { if case .making = $1 { true } else { false } } }
       return state.slots
     }
-    guard var dropped else { return }
+    container?.openScopes.forget(self)
+    guard let dropped else { return [] }
     var teardowns: [Teardown] = []
     for case .ready(let entry) in dropped.values {
       guard let hook = entry.hook else { continue }
       teardowns.append(Teardown(instance: entry.instance, sequence: entry.sequence, hook: hook))
     }
-    // Run and released here, after the scope's lock.
-    Teardown.run(teardowns)
-    teardowns.removeAll()
-    dropped.removeAll()
+    return teardowns
   }
 }

@@ -115,21 +115,28 @@ public final class DIScope: Sendable, CustomStringConvertible {
   /// Drops every instance the scope keeps, and those of its child scopes (made with this
   /// one as their `parent`, at any depth); the next request makes a new one.
   ///
-  /// Objects still held elsewhere live on; the scope simply holds them no more. Children
-  /// are cleaned first, in the order they were made, each before its parent. The
-  /// `onClean` hooks of the dropped instances run before this returns, newest first within
-  /// each scope (with a storage of your own, only if it implements
-  /// ``DIStorage/removeAll()``).
+  /// Objects still held elsewhere live on; the scope simply holds them no more. The
+  /// `onClean` hooks of the instances dropped, the children's with the scope's own, run
+  /// before this returns, newest instance first, as for every clean (with a storage of your
+  /// own, only if it implements ``DIStorage/removeAll()``); `async` hooks start on a task
+  /// of their own.
   ///
   /// ```swift
   /// session.clean()
   /// ```
   public func clean() {
-    for child in liveChildren { child.clean() }
+    Teardown.run(drop())
+  }
+
+  /// Drops every instance the scope and its child scopes keep, and returns their
+  /// teardowns, for the caller to run.
+  func drop() -> [Teardown] {
+    var teardowns = liveChildren.flatMap { $0.drop() }
     DISetting.Log.log(.info, "cleaned scope \(name)")
     var dropped = storage.removeAll()
-    Teardown.run(dropped.compactMap(\.teardown))
+    teardowns += dropped.compactMap(\.teardown)
     dropped.removeAll()
+    return teardowns
   }
 
   /// `Session`, with its policy when weak: `Session (weak)`.

@@ -95,12 +95,32 @@ public enum DISetting {
     /// level, which go nowhere else: what tests use, since ``fn`` and ``level`` are
     /// process-wide and tests run in parallel.
     package static func capturing(_ body: () throws -> Void) rethrows -> [String] {
-      let lines = Locked<[String]>([])
+      let lines = Lines()
       captures.add(1, ordering: .relaxed)
       defer { captures.subtract(1, ordering: .relaxed) }
-      try $capture.withValue(
-        { level, message in lines.withLock { $0.append("\(level): \(message)") } }, operation: body)
-      return lines.withLock { $0 }
+      try $capture.withValue(lines.append, operation: body)
+      return lines.all
+    }
+
+    /// ``capturing(_:)`` for an `async` body: the lines of its task and of the tasks it
+    /// starts.
+    package static func capturingAsync(_ body: () async throws -> Void) async rethrows
+      -> [String]
+    {
+      let lines = Lines()
+      captures.add(1, ordering: .relaxed)
+      defer { captures.subtract(1, ordering: .relaxed) }
+      try await $capture.withValue(lines.append, operation: body)
+      return lines.all
+    }
+
+    /// Captured log lines.
+    private final class Lines: Sendable {
+      private let lines = Locked<[String]>([])
+      var all: [String] { lines.withLock { $0 } }
+      @Sendable func append(_ level: DILogLevel, _ message: String) {
+        lines.withLock { $0.append("\(level): \(message)") }
+      }
     }
   }
 }

@@ -84,14 +84,15 @@ final class Component: Sendable {
     if case .cell(let cell) = storage { self.cell = .passUnretained(cell) } else { cell = nil }
     order = draft.order
     // Named once, and only for a component with a hook.
-    onClean = draft.onClean.map {
-      CleanHook(
-        run: $0,
+    onClean =
+      draft.onClean.isEmpty
+      ? nil
+      : CleanHook(
+        steps: draft.onClean,
         name: Name(
           implementation: draft.implementation, file: draft.file, line: draft.line,
           framework: draft.framework, part: draft.part
         ).description)
-    }
   }
 
   /// Whether the component has an `onClean` hook.

@@ -17,7 +17,7 @@ struct ComponentDraft {
   var injections: [Injection] = []
   var postInit: (@Sendable (Any) -> Void)?
   /// What to run when the library drops an instance (`onClean`).
-  var onClean: (@Sendable (Any) throws -> Void)?
+  var onClean: [CleanHook.Step] = []
   var isDefault = false
   var isTest = false
   var isRoot = false

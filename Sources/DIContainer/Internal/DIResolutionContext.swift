@@ -200,6 +200,7 @@ package struct DIResolutionContext {
   private mutating func unregisteredValue<T>(_ type: T.Type, tag: Any.Type?) throws(DIError)
     -> T
   {
+    try checkNotShutDown(T.self)
     if let parent = snapshot.parent,
       let (entry, level) = parent.snapshot.lookUp(ServiceKey(T.self, tag: tag))
     {
@@ -209,6 +210,14 @@ package struct DIResolutionContext {
       return try resolve(modifier, as: T.self, tag: tag)
     }
     throw notRegistered(T.self, tag: tag)
+  }
+
+  /// Throws when the container was shut down: a request for `T` finds nothing then, and
+  /// says why.
+  @inline(__always)
+  func checkNotShutDown<T>(_ type: T.Type) throws(DIError) {
+    guard snapshot.isShutDown else { return }
+    throw DIError(.containerShutDown, requestedName: String(describing: T.self))
   }
 
   /// The error for a request of `T` under `tag` that no component provides, with what the
@@ -232,6 +241,7 @@ package struct DIResolutionContext {
     if let parent = snapshot.parent, let (entry, level) = parent.snapshot.lookUp(key) {
       return try optionalInstance(Wrapped.self, of: entry, in: level)
     }
+    try checkNotShutDown(Wrapped.self)
     guard let modifier = Wrapped.self as? any DIParameterModifier.Type else { return nil }
     do throws(DIError) {
       return try resolve(modifier, as: Wrapped.self, tag: tag)
@@ -270,6 +280,7 @@ package struct DIResolutionContext {
   ) throws(DIError) -> [T] {
     let key = ServiceKey(T.self, tag: tag)
     guard let components = snapshot.collection(key) else {
+      try checkNotShutDown(T.self)
       // `Lazy`/`Provider`/`Optional` elements are never registered: they stand for the
       // components of their service.
       guard let element = T.self as? any ManyElement.Type else { return [] }

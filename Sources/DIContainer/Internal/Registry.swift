@@ -17,6 +17,8 @@ struct Registry {
   /// The child containers (``DIContainer/init(parent:)``), weakly: a registration here
   /// makes them publish a new snapshot, which sees it.
   var children: [WeakReference] = []
+  /// Whether ``DIContainer/shutdown()`` ran: the snapshot has no component any more.
+  var isShutDown = false
 
   /// The innermost module of `kind` being loaded on `thread`. A part counts only inside
   /// the innermost framework: a framework's components do not belong to the part that

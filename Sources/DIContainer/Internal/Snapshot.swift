@@ -60,13 +60,18 @@ final class Snapshot: Sendable {
     let snapshot: Snapshot
   }
 
+  /// Whether the container was shut down: every request fails (see
+  /// ``DIContainer/shutdown()``).
+  let isShutDown: Bool
+
   init(
     components: [Component], imports: [DIModuleID: Set<DIModuleID>],
-    loaded: Set<DIModuleID> = [], parent: Level? = nil
+    loaded: Set<DIModuleID> = [], parent: Level? = nil, isShutDown: Bool = false
   ) {
     self.components = components
     self.imports = imports
     self.loaded = loaded
+    self.isShutDown = isShutDown
     self.parent = parent
     var grouped: [ServiceKey: [Component]] = [:]
     grouped.reserveCapacity(components.count)

@@ -1,9 +1,16 @@
 import Synchronization
 
-/// A component's `onClean` hook, with the component's summary for the log line of a hook
+/// A component's `onClean` hooks, with the component's summary for the log line of a hook
 /// that throws.
 struct CleanHook: Sendable {
-  let run: @Sendable (Any) throws -> Void
+  /// One `onClean` call's hook.
+  enum Step: Sendable {
+    case sync(@Sendable (Any) throws -> Void)
+    case async(@Sendable (Any) async throws -> Void)
+  }
+
+  /// The hooks, in the order `onClean` added them.
+  let steps: [Step]
   /// `DatabasePool (Billing, App.swift:12)`.
   let name: String
 }
@@ -11,8 +18,8 @@ struct CleanHook: Sendable {
 /// An instance the library dropped, its hook, and when it was created: what a clean runs.
 ///
 /// Every clean (of the container, a framework, a part, a custom scope or a request scope)
-/// collects its teardowns while holding its locks, releases them, then calls ``run(_:)``:
-/// hooks run outside every lock of the library, newest instance first.
+/// collects its teardowns while holding its locks, releases them, then runs them: hooks
+/// run outside every lock of the library, newest instance first.
 struct Teardown: Sendable {
   let instance: Instance
   let sequence: UInt64
@@ -29,14 +36,61 @@ struct Teardown: Sendable {
 
   /// Runs the hooks of `teardowns` in reverse order of creation (dependents before their
   /// dependencies); a hook that throws is logged as an error and the others still run.
+  ///
+  /// Synchronous hooks run now. An instance's hooks from its first `async` one on run on a
+  /// task of their own, started now, one instance after the other in the same order;
+  /// ``TeardownTasks/waitForAll()`` (what `shutdown()` awaits) waits for it.
   static func run(_ teardowns: [Teardown]) {
     guard !teardowns.isEmpty else { return }
+    var later: [(Teardown, from: Int)] = []
     for teardown in teardowns.sorted(by: { $0.sequence > $1.sequence }) {
-      do {
-        try teardown.hook.run(teardown.instance.value)
-      } catch {
-        DISetting.Log.log(.error, "onClean of \(teardown.hook.name) threw: \(error)")
+      guard let first = teardown.runSynchronousSteps() else { continue }
+      later.append((teardown, from: first))
+    }
+    guard !later.isEmpty else { return }
+    TeardownTasks.start { [later] in
+      for (teardown, first) in later { await teardown.runSteps(from: first) }
+    }
+  }
+
+  /// Runs the hooks of `teardowns` in reverse order of creation, awaiting the `async`
+  /// ones; a hook that throws is logged as an error and the others still run.
+  static func runAwaiting(_ teardowns: [Teardown]) async {
+    for teardown in teardowns.sorted(by: { $0.sequence > $1.sequence }) {
+      await teardown.runSteps(from: 0)
+    }
+  }
+
+  /// Runs the hook's steps up to its first `async` one, and returns that one's index (nil:
+  /// all ran).
+  private func runSynchronousSteps() -> Int? {
+    for (index, step) in hook.steps.enumerated() {
+      guard case .sync(let run) = step else { return index }
+      report { try run(instance.value) }
+    }
+    return nil
+  }
+
+  /// Runs the hook's steps from `first` on, awaiting the `async` ones.
+  private func runSteps(from first: Int) async {
+    for step in hook.steps[first...] {
+      switch step {
+      case .sync(let run): report { try run(instance.value) }
+      case .async(let run):
+        do {
+          try await run(instance.value)
+        } catch {
+          log(error)
+        }
       }
     }
+  }
+
+  private func report(_ run: () throws -> Void) {
+    do { try run() } catch { log(error) }
+  }
+
+  private func log(_ error: any Error) {
+    DISetting.Log.log(.error, "onClean of \(hook.name) threw: \(error)")
   }
 }

@@ -27,7 +27,9 @@ final class SCStorageValue: Sendable {
     let stop = SCFlag()
     let failures = SCCounter()
     let elapsed = SCLocked<Duration?>(nil)
-    let limit = SCEnvironment.seconds(20)
+    // A guard against a hang only: the work takes time quadratic in the registrations
+    // (see below), about 5 s in a debug build alone, and the other suites run beside it.
+    let limit = SCEnvironment.seconds(60)
     let finished = await scRunOnThread(timeout: limit) {
       let clock = ContinuousClock()
       let start = clock.now

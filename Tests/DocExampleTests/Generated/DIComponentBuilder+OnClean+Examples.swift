@@ -15,3 +15,12 @@ func example_DIComponentBuilder_OnClean_swift_L23() throws {
     .onClean { pool in pool.close() }
 #sourceLocation()
 }
+
+// From Sources/DIContainer/API/DIComponentBuilder+OnClean.swift:47
+func example_DIComponentBuilder_OnClean_swift_L47() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder+OnClean.swift", line: 48)
+  container.register(AsyncPool.init)
+    .lifetime(.perContainer(.single))
+    .onClean { pool in await pool.close() }
+#sourceLocation()
+}

@@ -19,20 +19,20 @@ func example_DIContainer_swift_L6() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer.swift:30
-func example_DIContainer_swift_L30() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer.swift", line: 31)
+// From Sources/DIContainer/API/DIContainer.swift:32
+func example_DIContainer_swift_L32() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer.swift", line: 33)
   let container = DIContainer()
   _ = container
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer.swift:56
-func example_DIContainer_swift_L56() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer.swift", line: 57)
+// From Sources/DIContainer/API/DIContainer.swift:58
+func example_DIContainer_swift_L58() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer.swift", line: 59)
   let tenant = DIContainer(parent: container)
   _ = tenant
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer.swift", line: 58)
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer.swift", line: 60)
   tenant.register(TenantStore.init).as(Store.self)   // overrides the parent's Store here
   let store: Store = tenant.resolve()
   _ = store

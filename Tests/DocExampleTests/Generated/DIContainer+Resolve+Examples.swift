@@ -38,9 +38,9 @@ func example_DIContainer_Resolve_swift_L59() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Resolve.swift:102
-func example_DIContainer_Resolve_swift_L102() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 103)
+// From Sources/DIContainer/API/DIContainer+Resolve.swift:103
+func example_DIContainer_Resolve_swift_L103() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 104)
   let cat: Cat = *container
   _ = cat
 #sourceLocation()

@@ -43,3 +43,10 @@ func example_DIRequestScope_swift_L114() throws {
   _ = handler
 #sourceLocation()
 }
+
+// From Sources/DIContainer/API/DIRequestScope.swift:126
+func example_DIRequestScope_swift_L126() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 127)
+  await scope.closeAwaitingHooks()
+#sourceLocation()
+}

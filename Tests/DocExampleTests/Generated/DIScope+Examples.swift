@@ -84,16 +84,16 @@ func example_DIScope_swift_L124() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIScope.swift:137
-func example_DIScope_swift_L137() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIScope.swift", line: 138)
+// From Sources/DIContainer/API/DIScope.swift:144
+func example_DIScope_swift_L144() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIScope.swift", line: 145)
   print(session)   // Session
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIScope.swift:181
-func example_DIScope_swift_L181() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIScope.swift", line: 182)
+// From Sources/DIContainer/API/DIScope.swift:188
+func example_DIScope_swift_L188() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIScope.swift", line: 189)
   container.register(Cart.init).lifetime(.custom(name: "Session"))
   container.clean(scope: "Session")
 #sourceLocation()

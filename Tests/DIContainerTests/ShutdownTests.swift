@@ -1,0 +1,154 @@
+import DIContainer
+import Testing
+
+// Async teardown: `onClean` hooks that await, `shutdown()`, `withScope`.
+
+private final class Pool: Sendable {
+  let log: Lines
+  let name: String
+  init(log: Lines, name: String) {
+    self.log = log
+    self.name = name
+  }
+
+  /// Suspends before recording, so a caller that did not await it would miss the line.
+  func close() async {
+    try? await Task.sleep(for: .milliseconds(20))
+    log.append("closed \(name)")
+  }
+}
+
+private final class Client {
+  init(pool: Pool) {}
+}
+private final class Handler {}
+private struct HookFailed: Error {}
+
+@Suite struct ShutdownTests {
+  @Test(.timeLimit(.minutes(1)))
+  func shutdownRunsEveryHookOnceInReverseCreationOrderAwaitingAsyncOnes() async {
+    let log = Lines()
+    let container = DIContainer()
+    let session = DIScope(name: "ShutdownSession", storage: DICacheStorage())
+    container.register { Pool(log: log, name: "pool") }
+      .lifetime(.perContainer(.single))
+      .onClean { pool in await pool.close() }
+    container.register(Client.init)
+      .lifetime(.perContainer(.single))
+      .onClean { _ in log.append("closed client") }
+    container.register { Pool(log: log, name: "session \(arg($0) as Int)") }.as(
+      Pool.self, tag: Int.self
+    )
+    .lifetime(.custom(session))
+    .onClean { pool in await pool.close() }
+    container.register(Handler.init).lifetime(.scoped).onClean { _ in log.append("closed handler") }
+
+    let _: Client = container.resolve()  // makes the pool, then the client
+    let _: Pool = by(tag: Int.self, on: container.resolve(arg: 1))
+    let scope = container.makeScope()
+    let _: Handler = scope.resolve()
+    await container.shutdown()
+
+    #expect(
+      log.all == ["closed handler", "closed session 1", "closed client", "closed pool"],
+      "newest first, each once, the async ones awaited")
+    #expect(scope.isClosed, "an open request scope is closed")
+  }
+
+  @Test func everyRequestFailsAfterShutdown() async throws {
+    let container = DIContainer()
+    container.register(Handler.init).lifetime(.perContainer(.single))
+    let lazy: Lazy<Handler> = container.resolve()
+    await container.shutdown()
+    let error = #expect(throws: DIError.self) { let _: Handler = try container.tryResolve() }
+    #expect(error?.code == .containerShutDown)
+    #expect(error?.description.contains("the container was shut down") == true)
+    let optional = #expect(throws: DIError.self) { let _: Handler? = try container.tryResolve() }
+    #expect(optional?.code == .containerShutDown)
+    let all = #expect(throws: DIError.self) {
+      let _: [Handler] = many(try container.tryResolve())
+    }
+    #expect(all?.code == .containerShutDown)
+    #expect(throws: DIError.self) { _ = try lazy.tryValue() }
+    container.register(Handler.init)
+    #expect(throws: DIError.self) { let _: Handler = try container.tryResolve() }
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func anAsyncHookOfASynchronousCleanIsNotLostAndShutdownWaitsForIt() async {
+    let log = Lines()
+    let container = DIContainer()
+    container.register { Pool(log: log, name: "pool") }
+      .lifetime(.perContainer(.single))
+      .onClean { _ in log.append("sync step") }
+      .onClean { pool in await pool.close() }
+    let _: Pool = container.resolve()
+    container.clean()  // synchronous: the async hook starts on a task of its own
+    #expect(log.all.first == "sync step", "the synchronous step ran at once")
+    await container.shutdown()
+    #expect(log.all == ["sync step", "closed pool"], "run once, and awaited by shutdown()")
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func aThrowingHookIsLoggedAndTheOthersStillRun() async {
+    let log = Lines()
+    let container = DIContainer()
+    container.register { Pool(log: log, name: "first") }.lifetime(.perContainer(.single))
+      .onClean { pool in await pool.close() }
+    container.register(Handler.init).lifetime(.perContainer(.single))
+      .onClean { (_: Handler) async throws in throw HookFailed() }
+    let _: Pool = container.resolve()
+    let _: Handler = container.resolve()
+    let lines = await DISetting.Log.capturingAsync { await container.shutdown() }
+    #expect(log.all == ["closed first"])
+    #expect(
+      lines.contains { $0.hasPrefix("error: onClean of Handler (") && $0.contains("HookFailed") })
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func withScopeReturnsTheBodysValueAndClosesAfterAwaitingHooks() async {
+    let log = Lines()
+    let container = DIContainer()
+    container.register { Pool(log: log, name: "request") }.lifetime(.scoped)
+      .onClean { pool in await pool.close() }
+    let name = await container.withScope { scope in
+      let pool: Pool = scope.resolve()
+      #expect(pool === scope.resolve() as Pool)
+      return pool.name
+    }
+    #expect(name == "request")
+    #expect(log.all == ["closed request"], "closed, its hook awaited, before withScope returns")
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func withScopeClosesOnThrowAndRethrowsTheBodysError() async {
+    let log = Lines()
+    let container = DIContainer()
+    container.register { Pool(log: log, name: "request") }.lifetime(.scoped)
+      .onClean { pool in await pool.close() }
+    var kept: DIRequestScope?
+    await #expect(throws: HookFailed.self) {
+      try await container.withScope { scope in
+        kept = scope
+        let _: Pool = scope.resolve()
+        throw HookFailed()
+      }
+    }
+    #expect(kept?.isClosed == true)
+    #expect(log.all == ["closed request"])
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func closeAwaitingHooksAwaitsTheAsyncOnes() async {
+    let log = Lines()
+    let container = DIContainer()
+    container.register { Pool(log: log, name: "scoped") }.lifetime(.scoped)
+      .onClean { pool in await pool.close() }
+    let scope = container.makeScope()
+    let _: Pool = scope.resolve()
+    await scope.closeAwaitingHooks()
+    #expect(log.all == ["closed scoped"])
+    await scope.closeAwaitingHooks()
+    #expect(log.all == ["closed scoped"], "once")
+  }
+}
