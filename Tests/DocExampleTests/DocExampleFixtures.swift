@@ -349,7 +349,12 @@ struct Settings {
   static func load() throws -> Settings { Settings() }
 }
 
-/// A pool whose `close()` suspends, for the async `onClean` examples.
+/// A pool that connects and closes asynchronously, for the async examples.
 final class AsyncPool: Sendable {
+  static func connect() async throws -> AsyncPool { AsyncPool() }
   func close() async {}
 }
+
+/// The async delayed values the examples read.
+var lazyPool: AsyncLazy<AsyncPool> { container.resolve() }
+var connections: AsyncProvider<AsyncPool> { container.resolve() }

@@ -34,7 +34,7 @@ extension DIComponentBuilder {
   /// Runs the `async` `hook` on each instance the library drops: what a connection pool's
   /// `await pool.close()` needs.
   ///
-  /// It runs when the synchronous hooks do (see ``onClean(_:)-(Impl)->Void``), awaited by
+  /// It runs when the synchronous hooks do (see ``onClean(_:)-3sk0e``), awaited by
   /// ``DIContainer/shutdown()``, ``DIContainer/withScope(isolation:_:)`` and
   /// ``DIRequestScope/closeAwaitingHooks()``. When a synchronous call drops the instance
   /// (`clean()`, `clean(framework:)`, `close()`, …), the hook is not lost: it starts at

@@ -36,7 +36,7 @@ extension DIContainer {
   /// one.
   ///
   /// The `onClean` hooks of the dropped instances run before this returns, newest
-  /// instance first (see ``DIComponentBuilder/onClean(_:)``).
+  /// instance first (see ``DIComponentBuilder/onClean(_:)-3sk0e``).
   ///
   /// This does not guarantee the objects are destroyed (others may hold them), only that
   /// the container holds them no more. `.perApplication` and `.single` instances stay.
@@ -110,5 +110,38 @@ extension DIContainer {
       }
     }
     return teardowns
+  }
+}
+
+extension DIContainer {
+  /// Creates every `.single` component now, awaiting async factories: the form for
+  /// servers whose singletons connect asynchronously. Afterwards synchronous requests read
+  /// them.
+  ///
+  /// - Throws: The first ``DIError``: a server should not start without its singletons.
+  ///
+  /// ```swift
+  /// try await container.initializeSingletonObjectsAsync()
+  /// ```
+  public func initializeSingletonObjectsAsync() async throws(DIError) {
+    try await initializeObjectsAsync { component in
+      if case .single = component.lifetime { return true }
+      return false
+    }
+  }
+
+  /// Creates the instances of the components `selected` picks, as their lifetimes keep
+  /// them, awaiting async factories.
+  func initializeObjectsAsync(where selected: (Component) -> Bool) async throws(DIError) {
+    for component in snapshot.components where selected(component) {
+      do throws(DIError) {
+        try await resolvingAsync(requester: component.framework, arguments: nil, requestScope: nil)
+        { (context) throws(DIError) in _ = try context.instance(of: component) }
+      } catch {
+        var error = error
+        error.enter(component.name, component: component.summary)
+        throw error
+      }
+    }
   }
 }

@@ -32,22 +32,17 @@ extension DIContainer {
     file: StaticString = #fileID, line: UInt = #line,
     _ initializer: @escaping @Sendable (repeat each Parameter) throws -> Impl
   ) -> DIComponentBuilder<Impl> {
-    var parameters: [DIRequest] = []
-    for parameter in repeat (each Parameter).self {
-      parameters.append(DIRequest(for: parameter))
-    }
     let factory: Factory = { (context: inout DIResolutionContext) throws(DIError) -> Any in
       let values = (repeat try context.value((each Parameter).self, tag: nil))
       do {
         return try initializer(repeat each values)
-      } catch let error as DIError {
-        // A request the factory made itself failed: its error says why.
-        throw error
       } catch {
-        throw DIError(factoryOf: String(describing: Impl.self), threw: error)
+        throw DIError(thrownBy: Impl.self, error)
       }
     }
-    return add(Impl.self, file: file, line: line, factory: factory, parameters: parameters)
+    return add(
+      Impl.self, file: file, line: line, factory: factory,
+      parameters: DIRequest.describing(repeat (each Parameter).self))
   }
 
   /// Registers a component for `Impl` made by an `initializer` that returns an
@@ -104,7 +99,7 @@ extension DIContainer {
     add(Impl.self, file: file, line: line, factory: nil, parameters: [])
   }
 
-  private func add<Impl>(
+  func add<Impl>(
     _ type: Impl.Type, file: StaticString, line: UInt, factory: Factory?,
     parameters: [DIRequest]
   ) -> DIComponentBuilder<Impl> {

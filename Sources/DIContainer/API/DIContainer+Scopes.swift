@@ -54,4 +54,20 @@ extension DIContainer {
       return false
     }
   }
+
+  /// Creates now the instances of every component of this container in `scope`, awaiting
+  /// async factories.
+  ///
+  /// - Parameter scope: The custom scope whose instances to create.
+  /// - Throws: The first ``DIError``.
+  ///
+  /// ```swift
+  /// try await container.initializeObjectsForScopeAsync(session)
+  /// ```
+  public func initializeObjectsForScopeAsync(_ scope: DIScope) async throws(DIError) {
+    try await initializeObjectsAsync { component in
+      if case .custom(let own) = component.lifetime { return own === scope }
+      return false
+    }
+  }
 }

@@ -106,6 +106,11 @@ extension DIError {
     case .containerReleased(let owner):
       return "the container of \(owner) was released; keep the container alive while"
         + " \(owner) is used."
+    case .asyncFactory(let component):
+      return "\(component) is made by an async factory, and this request is synchronous;"
+        + " resolve it with try await resolveAsync(), or make it at boot (try await"
+        + " container.initializeSingletonObjectsAsync() for .single components), after which"
+        + " synchronous requests read it."
     case .containerShutDown:
       return "the container was shut down (shutdown()); its requests fail from then on."
     case .storageMismatch(let message):

@@ -42,6 +42,9 @@ extension DIError {
     case scopeClosed(delayed: String?)
     /// The container of `owner` (a request scope, a `Lazy`…) is gone.
     case containerReleased(owner: String)
+    /// A synchronous request needs `component`, whose factory is `async` and whose instance
+    /// is not made yet.
+    case asyncFactory(component: String)
     /// The container was shut down.
     case containerShutDown
     /// A custom scope's storage misbehaved, as `message` says.
@@ -68,6 +71,7 @@ extension DIError {
       case .scopeClosed: .scopeClosed
       case .containerReleased: .containerReleased
       case .containerShutDown: .containerShutDown
+      case .asyncFactory: .asyncFactory
       case .storageMismatch: .storageMismatch
       }
     }

@@ -48,11 +48,14 @@ public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
     let hints: (@Sendable () -> [String])?
     let requesterFramework: String?
     let postponableBelow: Int?
+    /// For an async component a synchronous request met: what making it needs.
+    let asyncNeed: AsyncNeed?
 
     init(
       reason: Reason, path: [Step], underlyingError: (any Error)? = nil,
       hints: (@Sendable () -> [String])? = nil,
-      requesterFramework: String? = nil, postponableBelow: Int? = nil
+      requesterFramework: String? = nil, postponableBelow: Int? = nil,
+      asyncNeed: AsyncNeed? = nil
     ) {
       self.reason = reason
       self.path = path
@@ -60,6 +63,7 @@ public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
       self.hints = hints
       self.requesterFramework = requesterFramework
       self.postponableBelow = postponableBelow
+      self.asyncNeed = asyncNeed
     }
 
     /// A copy with the changes `change` makes.
@@ -69,7 +73,8 @@ public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
       change(&fields)
       return Contents(
         reason: reason, path: fields.path, underlyingError: underlyingError, hints: hints,
-        requesterFramework: fields.requesterFramework, postponableBelow: fields.postponableBelow)
+        requesterFramework: fields.requesterFramework, postponableBelow: fields.postponableBelow,
+        asyncNeed: asyncNeed)
     }
 
     struct Fields {
@@ -136,11 +141,27 @@ public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
       hints: hints)
   }
 
-  /// Creates an error for a factory, injection or storage of `component` that threw
-  /// `underlyingError`.
-  package init(factoryOf component: String, threw underlyingError: any Error) {
+  /// Creates the error of a synchronous request that met the async component of `need`,
+  /// whose instance is not made yet: an asynchronous request makes it and tries again.
+  package init(asyncNeed need: AsyncNeed) {
     contents = Contents(
-      reason: .factoryFailed(component: component), path: [], underlyingError: underlyingError)
+      reason: .asyncFactory(component: need.component.summary), path: [], asyncNeed: need)
+  }
+
+  /// What making the async component this request met needs (see ``init(asyncNeed:)``).
+  package var asyncNeed: AsyncNeed? { contents.asyncNeed }
+
+  /// The error of a request whose factory for `implementation` threw `error`: the error
+  /// itself when it is a ``DIError`` (a request the factory made failed, and says why),
+  /// otherwise a ``Code/factoryFailed`` one carrying it.
+  package init(thrownBy implementation: Any.Type, _ error: any Error) {
+    if let error = error as? DIError {
+      self = error
+      return
+    }
+    contents = Contents(
+      reason: .factoryFailed(component: String(describing: implementation)), path: [],
+      underlyingError: error)
   }
 
   /// Whether both errors report the same failure: the same reason, path and requester.

@@ -20,6 +20,18 @@ public protocol DIResolver: Sendable {
   /// let cat: Cat = try resolver.tryResolve(arguments: ["Mimi"])
   /// ```
   func tryResolve<T>(arguments: [Any]) throws(DIError) -> T
+
+  /// Resolves a `T` with runtime `arguments`, awaiting the async factories of its graph;
+  /// the requirement the `resolveAsync` forms use. By default, resolves synchronously.
+  ///
+  /// - Parameter arguments: Go, in order, to the `arg($0)` parameters of the component.
+  /// - Returns: The instance.
+  /// - Throws: ``DIError`` naming the path, the reason and the registrations involved.
+  ///
+  /// ```swift
+  /// let pool: AsyncPool = try await resolver.resolveAsync(arguments: [])
+  /// ```
+  func resolveAsync<T>(arguments: [Any]) async throws(DIError) -> T
 }
 
 extension DIResolver {

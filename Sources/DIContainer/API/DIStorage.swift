@@ -68,7 +68,7 @@ public protocol DIStorage: Sendable {
   func clean()
 
   /// Forgets every value and returns them, so the scope runs their `onClean` hooks
-  /// (``DIComponentBuilder/onClean(_:)``); called by ``DIScope/clean()``.
+  /// (``DIComponentBuilder/onClean(_:)-3sk0e``); called by ``DIScope/clean()``.
   ///
   /// Return each forgotten value once: its hook runs once per value returned. The default
   /// implementation calls ``clean()`` and returns nothing, so no hook runs for a storage

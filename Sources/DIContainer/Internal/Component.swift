@@ -2,6 +2,10 @@
 /// context and calls it.
 typealias Factory = @Sendable (inout DIResolutionContext) throws(DIError) -> Any
 
+/// How an async component is made: its parameters resolved through `AsyncParameters`,
+/// then its `async` initializer.
+typealias AsyncFactory = @Sendable (AsyncParameters) async throws(DIError) -> Any
+
 /// Where a component's instances are kept, decided once when the component is compiled.
 enum InstanceStorage: Sendable {
   case none
@@ -27,6 +31,10 @@ final class Component: Sendable {
   let part: DIModuleID?
   let lifetime: DILifetime
   let factory: Factory?
+  /// The factory of an async component (`register { … async … }`); `factory` is nil then.
+  let asyncFactory: AsyncFactory?
+  /// For an async component with a caching lifetime: one making at a time across tasks.
+  let asyncOnce: AsyncOnce?
   let parameters: [DIRequest]
   let services: [ServiceKey]
   let injections: [Injection]
@@ -65,6 +73,11 @@ final class Component: Sendable {
     part = draft.part
     lifetime = draft.lifetime
     factory = draft.factory
+    asyncFactory = draft.asyncFactory
+    switch storage {
+    case .none, .objectGraph: asyncOnce = nil
+    default: asyncOnce = draft.asyncFactory == nil ? nil : AsyncOnce()
+    }
     parameters = draft.parameters
     services = draft.services
     injections = draft.injections
@@ -94,6 +107,9 @@ final class Component: Sendable {
           framework: draft.framework, part: draft.part
         ).description)
   }
+
+  /// Whether the component can make instances: it has an initializer, synchronous or not.
+  var canMake: Bool { factory != nil || asyncFactory != nil }
 
   /// Whether the component has an `onClean` hook.
   var hasCleanHook: Bool { onClean != nil }

@@ -7,6 +7,7 @@ struct ComponentDraft {
   let part: DIModuleID?
   let order: Int
   var factory: Factory?
+  var asyncFactory: AsyncFactory? = nil
   var parameters: [DIRequest]
   /// The implementation type first (unless only tagged, see ``provide(_:)``), then every
   /// `as(_:)`.

@@ -196,6 +196,11 @@ enum CreateOnce {
   }
 
   private static let nextToken = Atomic<UInt64>(0)
+
+  /// A token no making had before.
+  static func newToken() -> UInt64 {
+    nextToken.wrappingAdd(1, ordering: .relaxed).newValue
+  }
 }
 
 /// A making whose value is made but not kept yet: its request has postponed work to run on

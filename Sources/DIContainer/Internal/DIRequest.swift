@@ -51,3 +51,12 @@ extension DIRequest {
     }
   }
 }
+
+extension DIRequest {
+  /// The requests of parameters of types `types`, in order.
+  static func describing<each Parameter>(_ types: repeat (each Parameter).Type) -> [DIRequest] {
+    var requests: [DIRequest] = []
+    for type in repeat each types { requests.append(DIRequest(for: type)) }
+    return requests
+  }
+}

@@ -57,11 +57,8 @@ extension DIRequestScope {
     DIError(.outsideScope(component: component.summary))
   }
 
-  /// Resolves `T` in this scope, as if `framework` asked, with runtime `arguments` for the
-  /// component asked for.
-  package func resolve<T>(
-    _ type: T.Type, from framework: DIModuleID?, arguments: [Any]?
-  ) throws(DIError) -> T {
+  /// The container, for a request of `T` in this scope, which must be open.
+  func openContainer<T>(for type: T.Type) throws(DIError) -> DIContainer {
     guard let container else {
       throw DIError(
         .containerReleased(owner: "this request scope"),
@@ -72,6 +69,15 @@ extension DIRequestScope {
       error.enter(String(describing: T.self), component: nil)
       throw error
     }
+    return container
+  }
+
+  /// Resolves `T` in this scope, as if `framework` asked, with runtime `arguments` for the
+  /// component asked for.
+  package func resolve<T>(
+    _ type: T.Type, from framework: DIModuleID?, arguments: [Any]?
+  ) throws(DIError) -> T {
+    let container = try openContainer(for: T.self)
     return try DIResolutionContext.with(
       container, requester: framework, arguments: arguments, requestScope: self
     ) { (context) throws(DIError) -> T in

@@ -264,7 +264,7 @@ package struct DIResolutionContext {
     case .multiple(let candidates):
       chosen = level.choose(among: candidates, requester: requester, arguments: argumentTypes)
     }
-    guard let component = chosen, component.factory != nil,
+    guard let component = chosen, component.canMake,
       !component.requiresArguments || (depth == 0 && argumentBuffer != nil)
     else { return nil }
     if depth == 0, argumentBuffer != nil { try checkArguments(of: component) }
@@ -590,7 +590,21 @@ package struct DIResolutionContext {
   mutating func build(
     _ component: Component, as kind: ResolutionRequest.Frame.Kind, publish: (Any) -> Void
   ) throws(DIError) -> Any {
-    guard let factory = component.factory else { throw DIError(.noInitializer) }
+    guard let factory = component.factory else {
+      return try buildAsync(component, as: kind, publish: publish)
+    }
+    return try construct(component, as: kind, publish: publish) {
+      (context) throws(DIError) -> Any in try factory(&context)
+    }
+  }
+
+  /// Builds `component` with the instance `make` returns: records it under construction
+  /// (as `kind`), then runs its injections.
+  @inline(__always)
+  private mutating func construct(
+    _ component: Component, as kind: ResolutionRequest.Frame.Kind, publish: (Any) -> Void,
+    make: (inout DIResolutionContext) throws(DIError) -> Any
+  ) throws(DIError) -> Any {
     let request = requestReference
     let frame = Frame(owner: .passUnretained(component), kind: kind)
     guard request._withUnsafeGuaranteedRef({ $0.push(frame) }) else {
@@ -605,7 +619,7 @@ package struct DIResolutionContext {
       requester = outerRequester
     }
     if !kind.isNew { request._withUnsafeGuaranteedRef { $0.reusableBuilds &+= 1 } }
-    let value = try factory(&self)
+    let value = try make(&self)
     if component.needsInjection {
       // Published only for what runs next: the injections may come back to it.
       publish(value)
@@ -614,6 +628,23 @@ package struct DIResolutionContext {
       try inject(component, into: value, frame: frame)
     }
     return value
+  }
+
+  /// Builds the async `component` with the instance its async factory made for this
+  /// attempt, or throws the signal that an asynchronous request makes one (the error for
+  /// a synchronous request, which cannot).
+  @inline(never)
+  private mutating func buildAsync(
+    _ component: Component, as kind: ResolutionRequest.Frame.Kind, publish: (Any) -> Void
+  ) throws(DIError) -> Any {
+    guard component.asyncFactory != nil else { throw DIError(.noInitializer) }
+    guard let prepared = request.prepared?.take(component) else {
+      throw DIError(
+        asyncNeed: AsyncNeed(
+          component: component, container: container, requester: requester,
+          arguments: depth == 0 ? arguments : nil, requestScope: requestScope))
+    }
+    return try construct(component, as: kind, publish: publish) { _ in prepared }
   }
 
   /// Runs the injections of `component` on `value`; postpones the cycle-breaking ones

@@ -21,7 +21,7 @@ final class DelayedRequest: Sendable {
   }
 
   /// What resolving the value in its container needs.
-  private struct Resolution {
+  fileprivate struct Resolution {
     let container: WeakReference
     let requester: DIModuleID?
     let tag: Any.Type?
@@ -119,44 +119,87 @@ final class DelayedRequest: Sendable {
   /// for (those of the request that made this delayed value, if any, otherwise); or calls
   /// the closure.
   func resolve<T>(_ type: T.Type, arguments: [Any]?) throws(DIError) -> T {
-    let resolution: Resolution
-    switch source {
-    case .closure(let make):
-      // `make` is the `Lazy`'s or `Provider`'s closure, which returns a `T`.
+    if case .closure(let make) = source {
+      // `make` is the closure of a delayed value of `T`, which returns a `T`.
       return make() as! T
-    case .container(let captured):
-      resolution = captured
+    }
+    let target = try target(arguments: arguments)
+    do throws(DIError) {
+      return try DIResolutionContext.with(
+        target.container, requester: target.resolution.requester, arguments: target.arguments,
+        graph: target.resolution.graph, requestScope: target.scope
+      ) { (context) throws(DIError) -> T in
+        try target.resolution.value(T.self, in: &context)
+      }
+    } catch {
+      throw named(error)
+    }
+  }
+
+  /// Resolves a `T` now like ``resolve(_:arguments:)``, awaiting the async factories of
+  /// its graph (in graphs of its own: async requests keep no object graph).
+  func resolveAsync<T>(_ type: T.Type, arguments: [Any]?) async throws(DIError) -> T {
+    if case .closure(let make) = source {
+      // `make` is the closure of a delayed value of `T`, which returns a `T`.
+      return make() as! T
+    }
+    let target = try target(arguments: arguments)
+    do throws(DIError) {
+      return try await target.container.resolvingAsync(
+        requester: target.resolution.requester, arguments: target.arguments,
+        requestScope: target.scope
+      ) { (context) throws(DIError) -> T in
+        try target.resolution.value(T.self, in: &context)
+      }
+    } catch {
+      throw named(error)
+    }
+  }
+
+  /// What a resolution of the value runs on: the container, still alive, the request
+  /// scope, still open, and the runtime arguments (`arguments`, or those of the request
+  /// that made this delayed value: only one of them has any).
+  private struct Target {
+    let resolution: Resolution
+    let container: DIContainer
+    let scope: DIRequestScope?
+    let arguments: [Any]?
+  }
+
+  private func target(arguments: [Any]?) throws(DIError) -> Target {
+    guard case .container(let resolution) = source else {
+      preconditionFailure("a delayed value made from a closure has no container")
     }
     guard let container = resolution.container.object as? DIContainer else {
-      throw DIError(
-        .containerReleased(owner: "this \(name)"), requestedName: name)
+      throw DIError(.containerReleased(owner: "this \(name)"), requestedName: name)
     }
     var scope: DIRequestScope?
     if let requestScope = resolution.requestScope {
       scope = requestScope.object as? DIRequestScope
       guard let scope, !scope.isClosed else {
-        throw DIError(
-          .scopeClosed(delayed: name),
-          requestedName: name)
+        throw DIError(.scopeClosed(delayed: name), requestedName: name)
       }
     }
-    // Only one of them has any: a delayed value made with runtime arguments takes none.
-    let arguments = arguments ?? resolution.arguments.map { $0.value as! [Any] }
-    do throws(DIError) {
-      return try DIResolutionContext.with(
-        container, requester: resolution.requester, arguments: arguments,
-        graph: resolution.graph, requestScope: scope
-      ) { (context) throws(DIError) -> T in
-        if let component = resolution.component {
-          return try context.instance(T.self, of: component)
-        }
-        return try context.valueWithArguments(T.self, tag: resolution.tag)
-      }
-    } catch {
-      var error = error
-      error.enter(name, component: nil)
-      throw error
-    }
+    return Target(
+      resolution: resolution, container: container, scope: scope,
+      arguments: arguments ?? resolution.arguments.map { $0.value as! [Any] })
+  }
+
+  /// `error`, as the failure of this delayed value.
+  private func named(_ error: DIError) -> DIError {
+    var error = error
+    error.enter(name, component: nil)
+    return error
+  }
+}
+
+extension DelayedRequest.Resolution {
+  /// The value of a `T`: the component's, for one element of `many`, or the candidate's.
+  fileprivate func value<T>(_ type: T.Type, in context: inout DIResolutionContext)
+    throws(DIError) -> T
+  {
+    if let component { return try context.instance(T.self, of: component) }
+    return try context.valueWithArguments(T.self, tag: tag)
   }
 }
 

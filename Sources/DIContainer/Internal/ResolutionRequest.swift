@@ -82,6 +82,9 @@ final class ResolutionRequest: @unchecked Sendable {
   /// ``DIResolver/tryResolve(arguments:)`` was called: handed to the resolution it starts
   /// (see ``DIResolutionContext/site``).
   @exclusivity(unchecked) var pendingSite: CallSite?
+  /// While an asynchronous request runs a synchronous attempt on this thread: the
+  /// instances its async factories made (see ``PreparedInstances``).
+  @exclusivity(unchecked) var prepared: PreparedInstances?
 
   /// The ``pendingSite``, which only the first resolution after it was left gets.
   @inline(__always)

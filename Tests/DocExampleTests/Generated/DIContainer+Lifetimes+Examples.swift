@@ -21,3 +21,10 @@ func example_DIContainer_Lifetimes_swift_L44() throws {
   container.clean()
 #sourceLocation()
 }
+
+// From Sources/DIContainer/API/DIContainer+Lifetimes.swift:123
+func example_DIContainer_Lifetimes_swift_L123() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Lifetimes.swift", line: 124)
+  try await container.initializeSingletonObjectsAsync()
+#sourceLocation()
+}

@@ -34,3 +34,10 @@ func example_DIContainer_Scopes_swift_L46() throws {
   container.initializeObjectsForScope(session)
 #sourceLocation()
 }
+
+// From Sources/DIContainer/API/DIContainer+Scopes.swift:64
+func example_DIContainer_Scopes_swift_L64() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Scopes.swift", line: 65)
+  try await container.initializeObjectsForScopeAsync(session)
+#sourceLocation()
+}

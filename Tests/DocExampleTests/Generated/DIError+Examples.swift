@@ -27,66 +27,66 @@ func example_DIError_swift_L29() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIError.swift:89
-func example_DIError_swift_L89() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 90)
+// From Sources/DIContainer/API/DIError.swift:94
+func example_DIError_swift_L94() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 95)
   let steps = error.path.count   // 3 for OrderService → PaymentGateway → HTTPClient
   _ = steps
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIError.swift:101
-func example_DIError_swift_L101() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 102)
+// From Sources/DIContainer/API/DIError.swift:106
+func example_DIError_swift_L106() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 107)
   for hint in error.hints { print("hint:", hint) }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIError.swift:148
-func example_DIError_swift_L148() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 149)
+// From Sources/DIContainer/API/DIError.swift:169
+func example_DIError_swift_L169() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 170)
   #expect(error == expected)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIError.swift:158
-func example_DIError_swift_L158() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 159)
+// From Sources/DIContainer/API/DIError.swift:179
+func example_DIError_swift_L179() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 180)
   print(error.requested)   // OrderService
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIError.swift:174
-func example_DIError_swift_L174() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 175)
+// From Sources/DIContainer/API/DIError.swift:195
+func example_DIError_swift_L195() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 196)
   if error.code == .cycle { print(error.cycle.map(\.requested)) }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIError.swift:182
-func example_DIError_swift_L182() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 183)
+// From Sources/DIContainer/API/DIError.swift:203
+func example_DIError_swift_L203() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 204)
   if error.code == .ambiguous { print(error.candidates.joined(separator: "\n")) }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIError.swift:194
-func example_DIError_swift_L194() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 195)
+// From Sources/DIContainer/API/DIError.swift:215
+func example_DIError_swift_L215() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 216)
   print(error.cycle.map(\.requested).joined(separator: " → "))   // A → B → A
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIError.swift:209
-func example_DIError_swift_L209() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 210)
+// From Sources/DIContainer/API/DIError.swift:230
+func example_DIError_swift_L230() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 231)
   if let position = error.argumentPosition { print("argument \(position)") }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIError.swift:225
-func example_DIError_swift_L225() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 226)
+// From Sources/DIContainer/API/DIError.swift:246
+func example_DIError_swift_L246() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 247)
   if let cause = error.underlyingError { print("because:", cause) }
 #sourceLocation()
 }

@@ -25,40 +25,48 @@ func example_DIResolver_swift_L19() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIResolver.swift:37
-func example_DIResolver_swift_L37() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIResolver.swift", line: 38)
+// From Sources/DIContainer/API/DIResolver.swift:31
+func example_DIResolver_swift_L31() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIResolver.swift", line: 32)
+  let pool: AsyncPool = try await resolver.resolveAsync(arguments: [])
+  _ = pool
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/DIResolver.swift:49
+func example_DIResolver_swift_L49() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIResolver.swift", line: 50)
   let cat: Cat = resolver.resolve()
   _ = cat
-#sourceLocation(file: "Sources/DIContainer/API/DIResolver.swift", line: 39)
+#sourceLocation(file: "Sources/DIContainer/API/DIResolver.swift", line: 51)
   let stray: Cat? = resolver.resolve()
   _ = stray
-#sourceLocation(file: "Sources/DIContainer/API/DIResolver.swift", line: 40)
+#sourceLocation(file: "Sources/DIContainer/API/DIResolver.swift", line: 52)
   let cats: [Animal] = many(resolver.resolve())
   _ = cats
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIResolver.swift:53
-func example_DIResolver_swift_L53() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIResolver.swift", line: 54)
+// From Sources/DIContainer/API/DIResolver.swift:65
+func example_DIResolver_swift_L65() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIResolver.swift", line: 66)
   let cat: Cat = try container.tryResolve()
   _ = cat
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIResolver.swift:68
-func example_DIResolver_swift_L68() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIResolver.swift", line: 69)
+// From Sources/DIContainer/API/DIResolver.swift:80
+func example_DIResolver_swift_L80() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIResolver.swift", line: 81)
   container.register { Cat(name: arg($0)) }
   let cat: Cat = resolver.resolve(arg: "Mimi")
   _ = cat
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIResolver.swift:92
-func example_DIResolver_swift_L92() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIResolver.swift", line: 93)
+// From Sources/DIContainer/API/DIResolver.swift:104
+func example_DIResolver_swift_L104() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIResolver.swift", line: 105)
   let cat: Cat = resolver.resolve(args: "Mimi", 3)
   _ = cat
 #sourceLocation()

@@ -1,0 +1,118 @@
+extension DIResolver {
+  /// Resolves a `T` with runtime `arguments`, awaiting the async factories of its graph:
+  /// the requirement the `resolveAsync` forms use. Conformers that cannot await resolve
+  /// synchronously (the default).
+  ///
+  /// - Parameter arguments: Go, in order, to the `arg($0)` parameters of the component.
+  /// - Returns: The instance.
+  /// - Throws: ``DIError`` naming the path, the reason and the registrations involved.
+  ///
+  /// ```swift
+  /// let pool: DatabasePool = try await resolver.resolveAsync(arguments: [])
+  /// ```
+  public func resolveAsync<T>(arguments: [Any]) async throws(DIError) -> T {
+    try tryResolve(arguments: arguments)
+  }
+
+  /// Resolves a `T`, awaiting the async factories (`register { … async … }`) of its graph.
+  ///
+  /// Every form of `resolve` has it: `T?`, `many(try await resolver.resolveAsync())`,
+  /// `by(tag:on: try await resolver.resolveAsync())`, runtime arguments. An async
+  /// component of a caching lifetime is made once, however many tasks ask: the others
+  /// suspend until it is made (no thread blocks). The synchronous factories of the graph
+  /// may run more than once while its async components are made (cached instances are
+  /// made once), and `.objectGraph` instances are shared within each synchronous part of
+  /// the graph, not across an async factory's parameters.
+  ///
+  /// - Returns: The instance.
+  /// - Throws: ``DIError`` naming the path, the reason and the registrations involved; a
+  ///   factory's own error is its ``DIError/underlyingError``.
+  ///
+  /// ```swift
+  /// let pool: DatabasePool = try await container.resolveAsync()
+  /// ```
+  public func resolveAsync<T>() async throws(DIError) -> T {
+    try await resolveAsync(arguments: [])
+  }
+
+  /// Resolves a `T` with one runtime argument, awaiting the async factories of its graph.
+  ///
+  /// - Parameter argument: Goes to the first `arg($0)` parameter of the component.
+  /// - Returns: The instance.
+  /// - Throws: ``DIError`` when it cannot be made.
+  ///
+  /// ```swift
+  /// let cat: Cat = try await resolver.resolveAsync(arg: "Mimi")
+  /// ```
+  public func resolveAsync<T, Argument>(arg argument: Argument) async throws(DIError) -> T {
+    try await resolveAsync(arguments: [argument])
+  }
+
+  /// Resolves a `T` with runtime arguments, in order, awaiting the async factories of its
+  /// graph.
+  ///
+  /// - Parameters:
+  ///   - first: Goes to the first `arg($0)` parameter.
+  ///   - rest: Go to the following ones.
+  /// - Returns: The instance.
+  /// - Throws: ``DIError`` when it cannot be made.
+  ///
+  /// ```swift
+  /// let cat: Cat = try await resolver.resolveAsync(args: "Mimi", 3)
+  /// ```
+  public func resolveAsync<T, First, each Rest>(
+    args first: First, _ rest: repeat each Rest
+  ) async throws(DIError) -> T {
+    var arguments: [Any] = [first]
+    for argument in repeat each rest { arguments.append(argument) }
+    return try await resolveAsync(arguments: arguments)
+  }
+}
+
+extension DIContainer {
+  /// Resolves a `T` with runtime `arguments` (none when empty), awaiting the async
+  /// factories of its graph (see ``DIResolver/resolveAsync()``).
+  ///
+  /// - Parameter arguments: Go, in order, to the `arg($0)` parameters of the component.
+  /// - Returns: The instance.
+  /// - Throws: ``DIError`` naming the path, the reason and the registrations involved.
+  ///
+  /// ```swift
+  /// let pool: DatabasePool = try await container.resolveAsync(arguments: [])
+  /// ```
+  public func resolveAsync<T>(arguments: [Any]) async throws(DIError) -> T {
+    try await resolveAsync(T.self, from: nil, arguments: arguments.isEmpty ? nil : arguments)
+  }
+
+  /// Resolves `T` asynchronously as if `framework` asked (nil: from outside every
+  /// framework), with runtime `arguments`, in `requestScope` if there is one.
+  package func resolveAsync<T>(
+    _ type: T.Type, from framework: DIModuleID?, arguments: [Any]?,
+    requestScope: DIRequestScope? = nil
+  ) async throws(DIError) -> T {
+    try await resolvingAsync(
+      requester: framework, arguments: arguments, requestScope: requestScope
+    ) { (context) throws(DIError) -> T in
+      try context.valueWithArguments(T.self, tag: nil)
+    }
+  }
+}
+
+extension DIRequestScope {
+  /// Resolves a `T` in this scope, awaiting the async factories of its graph: like the
+  /// container, except that `.scoped` components have one instance in this scope.
+  ///
+  /// - Parameter arguments: Go, in order, to the `arg($0)` parameters of the component.
+  /// - Returns: The instance.
+  /// - Throws: ``DIError`` naming the path, the reason and the registrations involved (the
+  ///   scope is closed, for one).
+  ///
+  /// ```swift
+  /// let handler: Handler = try await scope.resolveAsync(arguments: [])
+  /// ```
+  public func resolveAsync<T>(arguments: [Any]) async throws(DIError) -> T {
+    let container = try openContainer(for: T.self)
+    return try await container.resolveAsync(
+      T.self, from: nil, arguments: arguments.isEmpty ? nil : arguments, requestScope: self)
+  }
+}

@@ -1,0 +1,74 @@
+/// One making at a time of an async component with a caching lifetime, across tasks:
+/// the first request makes it, the others suspend (no thread blocks) until it is done.
+///
+/// A waiting request whose maker succeeded tries again and finds the instance kept; one
+/// whose maker failed gets the same error; one whose maker was cancelled makes it itself
+/// (a cancellation is the maker's, not a failure to share). A wait that would close a loop
+/// between requests is a ``DIError``.
+final class AsyncOnce: Sendable {
+  private enum Outcome: Sendable {
+    case done
+    case failed(DIError)
+    case cancelled
+  }
+
+  private struct Maker {
+    let owner: ObjectIdentifier
+    let token: UInt64
+    var waiters: [CheckedContinuation<Outcome, Never>] = []
+  }
+
+  private let state = Locked<Maker?>(nil)
+
+  /// Runs `make` for `request`, or waits for the request that runs it.
+  func run(
+    for request: AsyncRequest, _ make: () async throws(DIError) -> Void
+  ) async throws(DIError) {
+    while true {
+      let token = CreateOnce.newToken()
+      let maker = state.withLock { maker -> Maker? in
+        if let maker { return maker }
+        maker = Maker(owner: request.identity, token: token)
+        return nil
+      }
+      guard let maker else {
+        do throws(DIError) {
+          try await make()
+          finish(token, .done)
+          return
+        } catch {
+          finish(token, Task.isCancelled ? .cancelled : .failed(error))
+          throw error
+        }
+      }
+      guard maker.owner != request.identity else { throw DIError(.cycle) }
+      guard WaitGraph.begin(request.identity, waitingFor: maker.owner, token: maker.token)
+      else { throw DIError(.waitLoop) }
+      let outcome = await withCheckedContinuation { continuation in
+        let waiting = state.withLock { current -> Bool in
+          guard current?.token == maker.token else { return false }
+          current?.waiters.append(continuation)
+          return true
+        }
+        // Ended between the look and the wait: look again.
+        if !waiting { continuation.resume(returning: .cancelled) }
+      }
+      WaitGraph.end(request.identity)
+      switch outcome {
+      case .done: return
+      case .failed(let error): throw error
+      case .cancelled: continue
+      }
+    }
+  }
+
+  private func finish(_ token: UInt64, _ outcome: Outcome) {
+    let waiters = state.withLock { maker -> [CheckedContinuation<Outcome, Never>] in
+      guard maker?.token == token else { return [] }
+      defer { maker = nil }
+      return maker?.waiters ?? []
+    }
+    WaitGraph.release(token)
+    for waiter in waiters { waiter.resume(returning: outcome) }
+  }
+}

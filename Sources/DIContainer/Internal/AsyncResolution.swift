@@ -1,0 +1,112 @@
+/// What an async factory resolves its parameters through: the container that makes the
+/// component, on behalf of the component's framework, in the request scope of the request.
+struct AsyncParameters: Sendable {
+  let container: DIContainer
+  let requester: DIModuleID?
+  let requestScope: DIRequestScope?
+
+  /// Resolves a parameter of type `T` (a service, or a modifier such as `Optional`).
+  func value<T>(_ type: T.Type) async throws(DIError) -> T {
+    try await container.resolvingAsync(
+      requester: requester, arguments: nil, requestScope: requestScope
+    ) { (context) throws(DIError) -> T in
+      try context.value(T.self, tag: nil)
+    }
+  }
+}
+
+extension DIContainer {
+  /// Runs the synchronous resolution `attempt` for an asynchronous request: when the
+  /// attempt meets an async component whose instance is not made, the request makes it,
+  /// awaiting its factory, and tries again; the next attempt builds the same graph with it.
+  ///
+  /// Synchronous factories of the graph may run again in the next attempt (cached
+  /// instances are made once: they are kept by then).
+  func resolvingAsync<Value>(
+    requester: DIModuleID?, arguments: [Any]?, requestScope: DIRequestScope?,
+    _ attempt: (inout DIResolutionContext) throws(DIError) -> Value
+  ) async throws(DIError) -> Value {
+    let asyncRequest = AsyncRequest.current ?? AsyncRequest()
+    let prepared = PreparedInstances()
+    while true {
+      let need: AsyncNeed
+      do throws(DIError) {
+        return try Self.attempt(with: prepared) { () throws(DIError) -> Value in
+          try DIResolutionContext.with(
+            self, requester: requester, arguments: arguments, requestScope: requestScope,
+            attempt)
+        }
+      } catch {
+        guard let found = error.asyncNeed else { throw error }
+        need = found
+      }
+      // The request's tasks, and the factories it awaits, know it (`withValue` is untyped).
+      let made = await AsyncRequest.$current.withValue(asyncRequest) {
+        () async -> Swift.Result<Void, DIError> in
+        do throws(DIError) {
+          try await Self.make(need, into: prepared, for: asyncRequest)
+          return .success(())
+        } catch {
+          return .failure(error)
+        }
+      }
+      try made.get()
+    }
+  }
+
+  /// Runs `body` on the calling thread with `prepared` as its attempt's instances.
+  private static func attempt<Value>(
+    with prepared: PreparedInstances, _ body: () throws(DIError) -> Value
+  ) throws(DIError) -> Value {
+    let request = ResolutionRequest.current
+    let outer = request.prepared
+    prepared.rewind()
+    request.prepared = prepared
+    defer { request.prepared = outer }
+    return try body()
+  }
+
+  /// Makes the async component of `need` for `request`, into `prepared`; one of a caching
+  /// lifetime is kept by its lifetime before other requests waiting for it look again.
+  private static func make(
+    _ need: AsyncNeed, into prepared: PreparedInstances, for request: AsyncRequest
+  ) async throws(DIError) {
+    let component = need.component
+    guard let factory = component.asyncFactory else { return }
+    if let loop = request.begin(component) {
+      var error = DIError(.cycle)
+      for step in loop.reversed() { error.enter(step.name, component: step.summary) }
+      throw error
+    }
+    defer { request.end(component) }
+    let parameters = AsyncParameters(
+      container: need.container, requester: component.framework,
+      requestScope: need.requestScope)
+    let makeOne = { () async throws(DIError) -> Any in
+      do throws(DIError) {
+        return try await factory(parameters)
+      } catch {
+        var error = error
+        error.enter(component.name, component: component.summary)
+        throw error
+      }
+    }
+    guard let once = component.asyncOnce else {
+      prepared.add(try await makeOne(), for: component)
+      return
+    }
+    try await once.run(for: request) { () async throws(DIError) in
+      prepared.add(try await makeOne(), for: component)
+      // Kept now, through the lifetime's own synchronous path, before `once` lets the
+      // requests waiting for it look again.
+      try attempt(with: prepared) { () throws(DIError) in
+        try DIResolutionContext.with(
+          need.container, requester: need.requester,
+          arguments: need.arguments.map { $0.value as! [Any] }, requestScope: need.requestScope
+        ) { (context) throws(DIError) in
+          _ = try context.instance(of: component)
+        }
+      }
+    }
+  }
+}
