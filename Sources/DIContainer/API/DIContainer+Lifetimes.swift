@@ -56,7 +56,15 @@ extension DIContainer {
   /// Drops the `.perFramework` instances of framework `module`, or the `.perPart`
   /// instances of part `module`.
   package func clean(module: DIModuleID) {
-    guard hasLoaded(module) else {
+    guard registry.withLock({ $0.loaded.contains(module) }) else {
+      if parent?.hasLoaded(module) == true {
+        DISetting.Log.log(
+          .warning,
+          "clean(\(module.kind == .framework ? "framework" : "part"): \(module.name).self):"
+            + " \(module.name) was appended to a parent container, whose instances a child's"
+            + " clean never drops; clean it on the parent. Nothing was cleaned.")
+        return
+      }
       let label = module.kind == .framework ? "framework" : "part"
       let known = registry.withLock { $0.loaded.filter { $0.kind == module.kind }.map(\.name) }
       DISetting.Log.log(

@@ -1,6 +1,7 @@
 extension DIContainer {
   /// Runs `load` with `module` as the innermost module of the calling thread, unless
-  /// `module` was loaded into this container before (a module loads once).
+  /// `module` was loaded into this container or one of its parents before (a module loads
+  /// once: a child container uses its parent's).
   ///
   /// Components registered by `load` belong to `module` (and to the enclosing module of
   /// the other kind, if any).
@@ -8,6 +9,10 @@ extension DIContainer {
   /// - Returns: Whether `load` ran.
   @discardableResult
   package func load(_ module: DIModuleID, _ load: () -> Void) -> Bool {
+    if let parent, parent.hasLoaded(module) {
+      DISetting.Log.log(.verbose, "\(module) is already loaded by a parent container")
+      return false
+    }
     let thread = ThreadIdentity.current
     let start = edit { registry -> Int? in
       guard registry.loaded.insert(module).inserted else { return nil }
@@ -47,8 +52,8 @@ extension DIContainer {
     }
   }
 
-  /// Whether `module` was loaded into this container.
+  /// Whether `module` was loaded into this container or one of its parents.
   package func hasLoaded(_ module: DIModuleID) -> Bool {
-    registry.withLock { $0.loaded.contains(module) }
+    registry.withLock { $0.loaded.contains(module) } || parent?.hasLoaded(module) == true
   }
 }

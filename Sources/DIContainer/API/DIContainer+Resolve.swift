@@ -62,11 +62,11 @@ extension DIContainer: DIResolver {
   public func tryInject<T>(into object: T) throws(DIError) {
     try DIResolutionContext.with(self, requester: nil) { (context) throws(DIError) in
       let name = String(describing: T.self)
-      guard let (entry, level) = context.snapshot.lookUp(ServiceKey(T.self)) else {
+      guard let (entry, _) = context.snapshot.lookUp(ServiceKey(T.self)) else {
         try context.checkNotShutDown(T.self)
         throw context.notRegistered(T.self, tag: nil)
       }
-      let component = try context.choose(entry, for: T.self, tag: nil, in: level)
+      let component = try context.choose(entry, for: T.self, tag: nil)
       do throws(DIError) {
         try context.inject(component, into: object, frame: nil)
         try context.finish()

@@ -99,13 +99,15 @@ public final class DIContainer: Sendable {
     }
     // A child reads its parent's snapshot under its own lock (never the other way round:
     // a parent tells its children about a registration after releasing its lock).
+    let parentSnapshot = parent?.snapshot
     let snapshot =
       registry.isShutDown
       ? Snapshot(components: [], imports: [:], isShutDown: true)
       : Snapshot(
-        components: registry.compile(owner: ObjectIdentifier(self)), imports: registry.imports,
+        components: registry.compile(owner: ObjectIdentifier(self)),
+        imports: Self.imports(registry.imports, inheriting: parentSnapshot),
         loaded: registry.loaded,
-        parent: parent.map { Snapshot.Level(container: $0, snapshot: $0.snapshot) })
+        parent: parent.map { Snapshot.Level(container: $0, snapshot: parentSnapshot!) })
     if let replaced = registry.current { registry.retired.append(replaced) }
     registry.current = snapshot
     published.store(.passUnretained(snapshot), ordering: .sequentiallyConsistent)
@@ -139,6 +141,15 @@ public final class DIContainer: Sendable {
     }
     for case let child as DIContainer in children { child.retireSnapshot() }
     return result
+  }
+
+  /// The imports of a child's frameworks and of its parents' (a framework appended to a
+  /// child may import one its parent loaded).
+  private static func imports(
+    _ own: [DIModuleID: Set<DIModuleID>], inheriting parent: Snapshot?
+  ) -> [DIModuleID: Set<DIModuleID>] {
+    guard let parent, !parent.imports.isEmpty else { return own }
+    return own.merging(parent.imports) { $0.union($1) }
   }
 
   /// Retires the published snapshot, because the parent's registrations changed: under

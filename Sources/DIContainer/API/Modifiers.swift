@@ -159,7 +159,8 @@ extension DIByTag: DIParameterModifier {
   package static func resolve(
     in context: inout DIResolutionContext, tag: Any.Type?
   ) throws(DIError) -> Self {
-    DIByTag(value: try context.value(T.self, tag: TagSet.adding(Tag.self, to: tag)))
+    DIByTag(
+      value: try context.valueWithArguments(T.self, tag: TagSet.adding(Tag.self, to: tag)))
   }
 }
 
@@ -179,7 +180,7 @@ extension DIByTags: DIParameterModifier {
   package static func resolve(
     in context: inout DIResolutionContext, tag: Any.Type?
   ) throws(DIError) -> Self {
-    DIByTags(value: try context.value(T.self, tag: Self.tag(adding: tag)))
+    DIByTags(value: try context.valueWithArguments(T.self, tag: Self.tag(adding: tag)))
   }
 }
 

@@ -61,6 +61,8 @@ final class Component: Sendable {
   /// The types of its `arg` parameters, in the order they take runtime arguments: the
   /// initializer's, then the injections'.
   let argumentTypes: [ObjectIdentifier]
+  /// The same types, to match runtime arguments against (``takes(_:)``).
+  private let argumentParameters: [Any.Type]
   /// Whether it has an `arg` parameter that is not optional: one that cannot do without a
   /// runtime argument.
   let requiresArguments: Bool
@@ -85,6 +87,7 @@ final class Component: Sendable {
     let arguments = (draft.parameters + draft.injections.flatMap(\.dependencies))
       .filter(\.isArgument)
     argumentTypes = arguments.map { ObjectIdentifier($0.type) }
+    argumentParameters = arguments.map(\.type)
     takesArguments = !argumentTypes.isEmpty
     requiresArguments = arguments.contains { !($0.type is any NilArgument.Type) }
     self.owner = owner
@@ -106,6 +109,21 @@ final class Component: Sendable {
           implementation: draft.implementation, file: draft.file, line: draft.line,
           framework: draft.framework, part: draft.part
         ).description)
+  }
+
+  /// Whether its `arg` parameters take `arguments`: as many, and each a value its
+  /// parameter accepts (as `arg` casts it: an `Int` goes to an `Int?` parameter, a
+  /// conforming type to a protocol one); for types only, the same types.
+  func takes(_ arguments: RuntimeArguments) -> Bool {
+    switch arguments {
+    case .types(let types): return types == argumentTypes
+    case .values(let values):
+      guard values.count == argumentParameters.count else { return false }
+      return zip(values, argumentParameters).allSatisfy { value, type in
+        func accepts<Parameter>(_: Parameter.Type) -> Bool { value is Parameter }
+        return accepts(type)
+      }
+    }
   }
 
   /// Whether the component can make instances: it has an initializer, synchronous or not.
@@ -144,4 +162,12 @@ final class Component: Sendable {
       return "\(implementation) (\(owner)\(file):\(line))"
     }
   }
+}
+
+/// The runtime arguments of a request, as the candidate rules match `arg` parameters
+/// against them: the values passed, or, for a delayed value that passes them later, their
+/// types.
+enum RuntimeArguments {
+  case values([Any])
+  case types([ObjectIdentifier])
 }

@@ -83,8 +83,8 @@ extension DIGraph {
       return ([], [])
     case .some((.single(let component), _)):
       return ([id(component)], [id(component)])
-    case .some((.multiple(let candidates), let level)):
-      let chosen = level.choose(among: candidates, requester: asker.framework)
+    case .some((.multiple(let candidates), _)):
+      let chosen = snapshot.choose(among: candidates, requester: asker.framework)
       return (candidates.all.map(id), chosen.map { [id($0)] } ?? [])
     }
   }

@@ -19,11 +19,11 @@ extension DIResolutionContext {
   /// nil) rather than at its first use. `arguments`: the types of the runtime arguments
   /// the delayed value will pass, which take part in the choice.
   func checkCandidate<T>(
-    _ type: T.Type, tag: Any.Type?, arguments: [ObjectIdentifier]? = nil
+    _ type: T.Type, tag: Any.Type?, arguments: RuntimeArguments? = nil
   ) throws(DIError) {
     let key = ServiceKey(T.self, tag: tag)
-    if let (entry, level) = snapshot.lookUp(key) {
-      _ = try choose(entry, for: T.self, tag: tag, in: level, arguments: arguments)
+    if let (entry, _) = snapshot.lookUp(key) {
+      _ = try choose(entry, for: T.self, tag: tag, arguments: arguments)
     } else if !(T.self is any DIParameterModifier.Type) {
       throw notRegistered(T.self, tag: tag)
     }

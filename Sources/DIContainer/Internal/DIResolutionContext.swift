@@ -202,9 +202,9 @@ package struct DIResolutionContext {
   {
     try checkNotShutDown(T.self)
     if let parent = snapshot.parent,
-      let (entry, level) = parent.snapshot.lookUp(ServiceKey(T.self, tag: tag))
+      let (entry, _) = parent.snapshot.lookUp(ServiceKey(T.self, tag: tag))
     {
-      return try instance(T.self, of: try choose(entry, for: T.self, tag: tag, in: level))
+      return try instance(T.self, of: try choose(entry, for: T.self, tag: tag))
     }
     if let modifier = T.self as? any DIParameterModifier.Type {
       return try resolve(modifier, as: T.self, tag: tag)
@@ -236,10 +236,10 @@ package struct DIResolutionContext {
   ) throws(DIError) -> Wrapped? {
     let key = ServiceKey(Wrapped.self, tag: tag)
     if let entry = table._withUnsafeGuaranteedRef({ $0[key] }) {
-      return try optionalInstance(Wrapped.self, of: entry, in: snapshot)
+      return try optionalInstance(Wrapped.self, of: entry)
     }
-    if let parent = snapshot.parent, let (entry, level) = parent.snapshot.lookUp(key) {
-      return try optionalInstance(Wrapped.self, of: entry, in: level)
+    if let parent = snapshot.parent, let (entry, _) = parent.snapshot.lookUp(key) {
+      return try optionalInstance(Wrapped.self, of: entry)
     }
     try checkNotShutDown(Wrapped.self)
     guard let modifier = Wrapped.self as? any DIParameterModifier.Type else { return nil }
@@ -253,16 +253,17 @@ package struct DIResolutionContext {
     }
   }
 
-  /// The instance of the component chosen among `entry`'s candidates at `level`, or nil
+  /// The instance of the component chosen among `entry`'s candidates, or nil
   /// when none is chosen or the chosen one cannot make one for this request.
   private mutating func optionalInstance<Wrapped>(
-    _ type: Wrapped.Type, of entry: ServiceEntry, in level: Snapshot
+    _ type: Wrapped.Type, of entry: ServiceEntry
   ) throws(DIError) -> Wrapped? {
     let chosen: Component?
     switch entry {
     case .single(let component): chosen = component
     case .multiple(let candidates):
-      chosen = level.choose(among: candidates, requester: requester, arguments: argumentTypes)
+      chosen = snapshot.choose(
+        among: candidates, requester: requester, arguments: runtimeArguments)
     }
     guard let component = chosen, component.canMake,
       !component.requiresArguments || (depth == 0 && argumentBuffer != nil)
@@ -285,6 +286,9 @@ package struct DIResolutionContext {
       // components of their service.
       guard let element = T.self as? any ManyElement.Type else { return [] }
       return try Self.all(element, as: T.self, in: &self, tag: tag, inFramework: inFramework)
+    }
+    if depth == 0, argumentBuffer != nil {
+      for component in components { try checkArguments(of: component) }
     }
     var values: [T] = []
     values.reserveCapacity(components.count)
@@ -348,16 +352,16 @@ package struct DIResolutionContext {
   /// `.test()` one, then the requester's framework, then the frameworks it imports, then
   /// the `.default()` one.
   func choose(
-    _ entry: ServiceEntry, for type: Any.Type, tag: Any.Type?, in level: Snapshot? = nil,
-    arguments: [ObjectIdentifier]? = nil
+    _ entry: ServiceEntry, for type: Any.Type, tag: Any.Type?,
+    arguments: RuntimeArguments? = nil
   ) throws(DIError) -> Component {
     switch entry {
     case .single(let component):
       return component
     case .multiple(let candidates):
-      let level = level ?? snapshot
-      if let chosen = level.choose(
-        among: candidates, requester: requester, arguments: arguments ?? argumentTypes)
+      // Modularity by the imports this container knows (its own and its parents').
+      if let chosen = snapshot.choose(
+        among: candidates, requester: requester, arguments: arguments ?? runtimeArguments)
       {
         return chosen
       }
@@ -371,9 +375,9 @@ package struct DIResolutionContext {
 
   /// The types of the runtime arguments, when they go to the component chosen now (the
   /// one asked for): what the candidate rules match `arg` parameters against.
-  var argumentTypes: [ObjectIdentifier]? {
+  var runtimeArguments: RuntimeArguments? {
     guard depth == 0, let arguments = argumentBuffer else { return nil }
-    return arguments.map { ObjectIdentifier(Swift.type(of: $0)) }
+    return .values(Array(arguments))
   }
 
   /// Resolves `T`, the service asked for with runtime arguments: like
@@ -383,9 +387,9 @@ package struct DIResolutionContext {
     -> T
   {
     guard depth == 0, argumentBuffer != nil,
-      let (entry, level) = snapshot.lookUp(ServiceKey(T.self, tag: tag))
+      let (entry, _) = snapshot.lookUp(ServiceKey(T.self, tag: tag))
     else { return try value(T.self, tag: tag) }
-    let component = try choose(entry, for: T.self, tag: tag, in: level)
+    let component = try choose(entry, for: T.self, tag: tag)
     do throws(DIError) {
       try checkArguments(of: component)
     } catch {
@@ -565,9 +569,10 @@ package struct DIResolutionContext {
       preconditionFailure("\(component.summary) belongs to no level of this container")
     }
     // Runtime arguments go to the component asked for, which this is only at depth 0.
+    // The same object graph: an `.objectGraph` instance is one per request at every level.
     return try Self.with(
       owner, requester: requester, arguments: depth == 0 ? arguments : nil,
-      requestScope: requestScope
+      graph: sharedGraph(), requestScope: requestScope
     ) { (context) throws(DIError) -> Any in
       try context.instance(of: component)
     }

@@ -260,7 +260,7 @@ extension DelayedModifier {
     in context: inout DIResolutionContext, tag: Any.Type?
   ) throws(DIError) -> Self {
     try checkArguments(in: context)
-    try context.checkCandidate(Wrapped.self, tag: tag, arguments: argumentTypes)
+    try context.checkCandidate(Wrapped.self, tag: tag, arguments: argumentTypes.map { .types($0) })
     return Self(request: DelayedRequest(name: delayedName, context: &context, tag: tag))
   }
 

@@ -31,12 +31,13 @@ struct NotRegisteredHints {
     .compactMap { $0 }
   }
 
-  /// The tags `type` is registered under, or that it is registered untagged.
+  /// The tags `type` is registered under, or that it is registered untagged, at any level
+  /// (a child container's or its parents').
   private func tagHint(for type: Any.Type, tag: Any.Type?) -> String? {
     let name = String(describing: type)
-    let untagged = snapshot.table[ServiceKey(type)] != nil
+    let untagged = snapshot.lookUp(ServiceKey(type)) != nil
     var tags: [String] = []
-    for component in snapshot.collections[ServiceKey(type)] ?? [] {
+    for component in snapshot.collection(ServiceKey(type)) ?? [] {
       for service in component.services where service.type == type {
         if let other = service.tag, other != tag { tags.append(String(describing: other)) }
       }

@@ -142,7 +142,7 @@ final class Snapshot: Sendable {
   ///
   /// Resolution and graph validation both choose here, so a graph that validates resolves.
   func choose(
-    among candidates: Candidates, requester: DIModuleID?, arguments: [ObjectIdentifier]? = nil
+    among candidates: Candidates, requester: DIModuleID?, arguments: RuntimeArguments? = nil
   ) -> Component? {
     if let test = candidates.test { return test }
     if let requester, let modular = modularChoice(candidates.all, requester: requester) {
@@ -150,7 +150,7 @@ final class Snapshot: Sendable {
     }
     if let arguments {
       // Those taking the request's runtime arguments, if any do: a choice among them.
-      let matching = candidates.all.filter { $0.argumentTypes == arguments }
+      let matching = candidates.all.filter { $0.takes(arguments) }
       if !matching.isEmpty { return Candidates.unique(matching) }
     }
     return candidates.fallback

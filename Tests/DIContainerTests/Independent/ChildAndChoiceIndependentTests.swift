@@ -392,11 +392,7 @@ private func ciProductionParent(repoLifetime: DILifetime = .prototype) -> DICont
       let _: CIDog = by(tag: CIBig.self, on: try child.tryResolve())
     }
     #expect(viaParent?.hints.contains { $0.contains("without a tag") } == true)
-    withKnownIssue(
-      "NotRegisteredHints reads the child's own level only, so a child's error gives no hint about what its parent registers"
-    ) {
-      #expect(viaChild?.hints.contains { $0.contains("without a tag") } == true)
-    }
+    #expect(viaChild?.hints.contains { $0.contains("without a tag") } == true)
   }
 
   @Test func lazyAndProviderMadeInChildResolveInChild() throws {
@@ -610,11 +606,7 @@ private func ciProductionParent(repoLifetime: DILifetime = .prototype) -> DICont
     wire(parent)
     let child = DIContainer(parent: parent)
     let throughChild: CIKeyed = try child.tryResolve()
-    withKnownIssue(
-      "a parent's cached instance made for a child's request gets a new object graph (ownersInstance starts a context with no graph), so an .objectGraph object is two within one request"
-    ) {
-      #expect(throughChild.key == single.key)
-    }
+    #expect(throughChild.key == single.key)
   }
 
   @Test func objectGraphIsOneWithinARequestAcrossLevels() throws {
@@ -705,11 +697,7 @@ private func ciProductionParent(repoLifetime: DILifetime = .prototype) -> DICont
     } catch {
       failed = error.code == .extraArguments
     }
-    withKnownIssue(
-      "runtime arguments passed with a by(tag:on:) request that no arg parameter takes are silently dropped (DIByTag resolves through value(_:tag:), never checkArguments)"
-    ) {
-      #expect(failed)
-    }
+    #expect(failed)
   }
 
   @Test func extraArgumentsOfAManyRequestAreAnError() {
@@ -721,11 +709,7 @@ private func ciProductionParent(repoLifetime: DILifetime = .prototype) -> DICont
     } catch {
       failed = true
     }
-    withKnownIssue(
-      "runtime arguments passed with a many(...) request are silently dropped (no component of many takes them, and no DIError)"
-    ) {
-      #expect(failed)
-    }
+    #expect(failed)
   }
 
   @Test func extraArgumentsThroughAChildAreAnError() {
@@ -782,11 +766,7 @@ private func ciProductionParent(repoLifetime: DILifetime = .prototype) -> DICont
       chosen = nil
       outcome = "\(error.code)"
     }
-    withKnownIssue(
-      "an `arg` parameter of type Int? does not match an Int argument in the choice by arguments (Snapshot.choose compares ObjectIdentifier(Int?) with Int)"
-    ) {
-      #expect(chosen?.kind == "optional-int", "error: \(outcome)")
-    }
+    #expect(chosen?.kind == "optional-int", "error: \(outcome)")
   }
 }
 
@@ -812,11 +792,7 @@ extension CIArgumentChoiceTests {
       chosen = nil
       outcome = "\(error.code)"
     }
-    withKnownIssue(
-      "the choice by arguments compares the argument's dynamic type with the arg parameter's type by identity, so a CIProdStore never matches an `any CIStore` parameter that takes it"
-    ) {
-      #expect(chosen?.kind == "store", "error: \(outcome)")
-    }
+    #expect(chosen?.kind == "store", "error: \(outcome)")
   }
 }
 

@@ -22,9 +22,9 @@ func example_DIContainer_Lifetimes_swift_L44() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Lifetimes.swift:123
-func example_DIContainer_Lifetimes_swift_L123() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Lifetimes.swift", line: 124)
+// From Sources/DIContainer/API/DIContainer+Lifetimes.swift:131
+func example_DIContainer_Lifetimes_swift_L131() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Lifetimes.swift", line: 132)
   try await container.initializeSingletonObjectsAsync()
 #sourceLocation()
 }
