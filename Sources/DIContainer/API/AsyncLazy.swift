@@ -69,6 +69,7 @@ extension AsyncLazy: DIParameterModifier, DelayedModifier {
 
   package static func describe(_ request: inout DIRequest) {
     describeDelayed(&request)
+    request.isAwaiting = true
   }
 
   package static func resolve(

@@ -44,6 +44,7 @@ extension AsyncProvider: DIParameterModifier, DelayedModifier {
 
   package static func describe(_ request: inout DIRequest) {
     describeDelayed(&request)
+    request.isAwaiting = true
   }
 
   package static func resolve(

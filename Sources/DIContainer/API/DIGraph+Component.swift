@@ -106,7 +106,16 @@ extension DIGraph {
     /// ```swift
     /// if !component.hasInitializer { print("only inject(into:) serves it") }
     /// ```
-    public var hasInitializer: Bool { registered.factory != nil }
+    public var hasInitializer: Bool { registered.canMake }
+
+    /// Whether its initializer is `async`: only an asynchronous request
+    /// (`resolveAsync()`, `AsyncLazy`, `AsyncProvider`, `initializeSingletonObjectsAsync()`)
+    /// makes it.
+    ///
+    /// ```swift
+    /// let asyncOnes = graph.components.filter(\.isAsync)
+    /// ```
+    public var isAsync: Bool { registered.asyncFactory != nil }
 
     /// Whether it is marked ``DIComponentBuilder/root()``.
     ///

@@ -22,7 +22,9 @@ extension DIGraph {
     text += "  node [shape=box, fontname=\"Helvetica\"];\n"
     text += "  edge [fontname=\"Helvetica\", fontsize=10];\n"
     func node(_ component: Component, indent: String) -> String {
-      let label = Self.dotEscaped(component.name) + "\\n" + component.lifetime.name
+      let label =
+        Self.dotEscaped(component.name) + "\\n" + component.lifetime.name
+        + (component.isAsync ? " (async)" : "")
       return "\(indent)c\(component.id) [label=\"\(label)\"];\n"
     }
     for component in loose { text += node(component, indent: "  ") }

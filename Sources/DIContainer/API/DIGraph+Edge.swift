@@ -104,6 +104,13 @@ extension DIGraph {
       /// #expect(edge.modifiers.contains(.cycle))
       /// ```
       public static let cycle = Self(rawValue: 1 << 6)
+      /// `AsyncLazy`/`AsyncProvider`: a delayed value that awaits, so it may reach an async
+      /// component.
+      ///
+      /// ```swift
+      /// #expect(edge.modifiers.contains(.awaiting))
+      /// ```
+      public static let awaiting = Self(rawValue: 1 << 7)
     }
 
     /// The ``Component/id`` of the component that asks.

@@ -16,7 +16,9 @@ extension DIGraph {
     let (loose, clusters) = frameworkGroups()
     var text = "flowchart LR\n"
     func node(_ component: Component, indent: String) -> String {
-      let label = Self.mermaidEscaped(component.name) + "<br/>" + component.lifetime.name
+      let label =
+        Self.mermaidEscaped(component.name) + "<br/>" + component.lifetime.name
+        + (component.isAsync ? " (async)" : "")
       return "\(indent)c\(component.id)[\"\(label)\"]\n"
     }
     for component in loose { text += node(component, indent: "  ") }

@@ -65,6 +65,14 @@ extension DIGraph {
       /// let found = problems.filter { $0.kind == .noInitializer }
       /// ```
       public static let noInitializer = Self(name: "noInitializer")
+      /// A synchronous path reaches an async component: a `Lazy` or `Provider` of it (its
+      /// `value` cannot await; use `AsyncLazy`/`AsyncProvider`), or, as a warning, an
+      /// injection closure (it works only in requests made with `resolveAsync()`).
+      ///
+      /// ```swift
+      /// let found = problems.filter { $0.kind == .synchronousPathToAsync }
+      /// ```
+      public static let synchronousPathToAsync = Self(name: "synchronousPathToAsync")
       /// No component provides a dependency that is not optional.
       ///
       /// ```swift

@@ -41,6 +41,9 @@ extension DIGraph {
         if takesArguments[target] && !edge.modifiers.contains(.delayed) {
           errors.append(argumentProblem(edge, target: target))
         }
+        if components[target].isAsync, let problem = asyncProblem(edge, target: target) {
+          if problem.severity == .error { errors.append(problem) } else { warnings.append(problem) }
+        }
       }
     }
     for component in components {
@@ -143,6 +146,24 @@ extension DIGraph {
       message: "\(request): \(edge.candidates.count) candidates and none is preferred"
         + "\(frameworkNote)\(optional ? ", so it always gets nil" : "")"
         + " (mark one .default(), or use a tag): \(candidates).")
+  }
+
+  /// The problem of `edge`, which reaches the async component `target`, if its path is
+  /// synchronous: a `Lazy`/`Provider` (an error) or an injection (a warning).
+  private func asyncProblem(_ edge: Edge, target: Int) -> Problem? {
+    let asker = components[edge.from].summary
+    let asyncOne = components[target].summary
+    if edge.modifiers.contains(.delayed), !edge.modifiers.contains(.awaiting) {
+      return Problem(
+        kind: .synchronousPathToAsync, severity: .error, components: [edge.from, target],
+        message: "\(asker) takes a Lazy/Provider of \(asyncOne) (\(edge.site)), whose factory"
+          + " is async; its value cannot await: take an AsyncLazy/AsyncProvider instead.")
+    }
+    guard case .injection = edge.site else { return nil }
+    return Problem(
+      kind: .synchronousPathToAsync, severity: .warning, components: [edge.from, target],
+      message: "\(asker) injects \(asyncOne) (\(edge.site)), whose factory is async: the"
+        + " injection works only in requests made with resolveAsync() (or once it is made).")
   }
 
   private func argumentProblem(_ edge: Edge, target: Int) -> Problem {

@@ -99,6 +99,7 @@ extension DIGraph.Edge.Modifiers {
     if request.isManyInFramework { insert(.manyInFramework) }
     if request.tag != nil { insert(.tagged) }
     if request.isDelayed { insert(.delayed) }
+    if request.isAwaiting { insert(.awaiting) }
     if request.isArgument { insert(.argument) }
   }
 }

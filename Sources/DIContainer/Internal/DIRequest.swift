@@ -15,6 +15,8 @@ package struct DIRequest: Sendable {
   package var isManyInFramework = false
   /// `Lazy`/`Provider`: made later, so it does not take part in cycles.
   package var isDelayed = false
+  /// Whether the delayed value awaits (`AsyncLazy`, `AsyncProvider`).
+  package var isAwaiting = false
   /// `arg($0)`: a runtime argument, not a service.
   package var isArgument = false
 

@@ -100,64 +100,72 @@ func example_DIGraph_Component_swift_L106() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Component.swift:113
-func example_DIGraph_Component_swift_L113() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 114)
+// From Sources/DIContainer/API/DIGraph+Component.swift:115
+func example_DIGraph_Component_swift_L115() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 116)
+  let asyncOnes = graph.components.filter(\.isAsync)
+  _ = asyncOnes
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/DIGraph+Component.swift:122
+func example_DIGraph_Component_swift_L122() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 123)
   let roots = graph.components.filter(\.isRoot)
   _ = roots
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Component.swift:120
-func example_DIGraph_Component_swift_L120() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 121)
+// From Sources/DIContainer/API/DIGraph+Component.swift:129
+func example_DIGraph_Component_swift_L129() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 130)
   let preferred = graph.components.filter(\.isDefault)
   _ = preferred
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Component.swift:127
-func example_DIGraph_Component_swift_L127() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 128)
+// From Sources/DIContainer/API/DIGraph+Component.swift:136
+func example_DIGraph_Component_swift_L136() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 137)
   let doubles = graph.components.filter(\.isTest)
   _ = doubles
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Component.swift:135
-func example_DIGraph_Component_swift_L135() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 136)
+// From Sources/DIContainer/API/DIGraph+Component.swift:144
+func example_DIGraph_Component_swift_L144() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 145)
   print(component.summary)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Component.swift:143
-func example_DIGraph_Component_swift_L143() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 144)
+// From Sources/DIContainer/API/DIGraph+Component.swift:152
+func example_DIGraph_Component_swift_L152() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 153)
   let service = component.services[1]
   _ = service
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 145)
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 154)
   print(service)   // Pet tagged Indoor
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Component.swift:150
-func example_DIGraph_Component_swift_L150() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 151)
+// From Sources/DIContainer/API/DIGraph+Component.swift:159
+func example_DIGraph_Component_swift_L159() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 160)
   if service.type == Pet.self { print("resolvable as a Pet") }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Component.swift:156
-func example_DIGraph_Component_swift_L156() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 157)
+// From Sources/DIContainer/API/DIGraph+Component.swift:165
+func example_DIGraph_Component_swift_L165() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 166)
   if service.tag == Indoor.self { print("under the Indoor tag") }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Component.swift:163
-func example_DIGraph_Component_swift_L163() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 164)
+// From Sources/DIContainer/API/DIGraph+Component.swift:172
+func example_DIGraph_Component_swift_L172() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 173)
   print(service)   // Pet tagged Indoor
 #sourceLocation()
 }

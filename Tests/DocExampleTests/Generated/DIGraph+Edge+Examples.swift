@@ -116,60 +116,67 @@ func example_DIGraph_Edge_swift_L103() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Edge.swift:111
-func example_DIGraph_Edge_swift_L111() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Edge.swift", line: 112)
+// From Sources/DIContainer/API/DIGraph+Edge.swift:110
+func example_DIGraph_Edge_swift_L110() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Edge.swift", line: 111)
+  #expect(edge.modifiers.contains(.awaiting))
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/DIGraph+Edge.swift:118
+func example_DIGraph_Edge_swift_L118() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Edge.swift", line: 119)
   let asker = graph.components[edge.from]
   _ = asker
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Edge.swift:117
-func example_DIGraph_Edge_swift_L117() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Edge.swift", line: 118)
+// From Sources/DIContainer/API/DIGraph+Edge.swift:124
+func example_DIGraph_Edge_swift_L124() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Edge.swift", line: 125)
   print(edge.site)   // parameter 1 of the initializer
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Edge.swift:123
-func example_DIGraph_Edge_swift_L123() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Edge.swift", line: 124)
+// From Sources/DIContainer/API/DIGraph+Edge.swift:130
+func example_DIGraph_Edge_swift_L130() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Edge.swift", line: 131)
   if edge.type == Logger.self { print("asks for a Logger") }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Edge.swift:129
-func example_DIGraph_Edge_swift_L129() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Edge.swift", line: 130)
+// From Sources/DIContainer/API/DIGraph+Edge.swift:136
+func example_DIGraph_Edge_swift_L136() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Edge.swift", line: 137)
   if edge.tag == Indoor.self { print("asks for the Indoor one") }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Edge.swift:135
-func example_DIGraph_Edge_swift_L135() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Edge.swift", line: 136)
+// From Sources/DIContainer/API/DIGraph+Edge.swift:142
+func example_DIGraph_Edge_swift_L142() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Edge.swift", line: 143)
   #expect(edge.modifiers == [.optional])
-#sourceLocation()
-}
-
-// From Sources/DIContainer/API/DIGraph+Edge.swift:141
-func example_DIGraph_Edge_swift_L141() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Edge.swift", line: 142)
-  print(edge.candidates.map { graph.components[$0].summary })
 #sourceLocation()
 }
 
 // From Sources/DIContainer/API/DIGraph+Edge.swift:148
 func example_DIGraph_Edge_swift_L148() throws {
 #sourceLocation(file: "Sources/DIContainer/API/DIGraph+Edge.swift", line: 149)
-  let used = edge.targets.map { graph.components[$0].name }
-  _ = used
+  print(edge.candidates.map { graph.components[$0].summary })
 #sourceLocation()
 }
 
 // From Sources/DIContainer/API/DIGraph+Edge.swift:155
 func example_DIGraph_Edge_swift_L155() throws {
 #sourceLocation(file: "Sources/DIContainer/API/DIGraph+Edge.swift", line: 156)
+  let used = edge.targets.map { graph.components[$0].name }
+  _ = used
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/DIGraph+Edge.swift:162
+func example_DIGraph_Edge_swift_L162() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Edge.swift", line: 163)
   print(edge.requested)
 #sourceLocation()
 }

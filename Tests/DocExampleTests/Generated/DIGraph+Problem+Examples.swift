@@ -77,93 +77,101 @@ func example_DIGraph_Problem_swift_L64() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Problem.swift:70
-func example_DIGraph_Problem_swift_L70() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Problem.swift", line: 71)
+// From Sources/DIContainer/API/DIGraph+Problem.swift:72
+func example_DIGraph_Problem_swift_L72() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Problem.swift", line: 73)
+  let found = problems.filter { $0.kind == .synchronousPathToAsync }
+  _ = found
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/DIGraph+Problem.swift:78
+func example_DIGraph_Problem_swift_L78() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Problem.swift", line: 79)
   let found = problems.filter { $0.kind == .notRegistered }
   _ = found
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Problem.swift:77
-func example_DIGraph_Problem_swift_L77() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Problem.swift", line: 78)
+// From Sources/DIContainer/API/DIGraph+Problem.swift:85
+func example_DIGraph_Problem_swift_L85() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Problem.swift", line: 86)
   let found = problems.filter { $0.kind == .ambiguous }
   _ = found
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Problem.swift:83
-func example_DIGraph_Problem_swift_L83() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Problem.swift", line: 84)
+// From Sources/DIContainer/API/DIGraph+Problem.swift:91
+func example_DIGraph_Problem_swift_L91() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Problem.swift", line: 92)
   let found = problems.filter { $0.kind == .cycle }
   _ = found
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Problem.swift:90
-func example_DIGraph_Problem_swift_L90() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Problem.swift", line: 91)
+// From Sources/DIContainer/API/DIGraph+Problem.swift:98
+func example_DIGraph_Problem_swift_L98() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Problem.swift", line: 99)
   let found = problems.filter { $0.kind == .missingArgument }
   _ = found
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Problem.swift:96
-func example_DIGraph_Problem_swift_L96() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Problem.swift", line: 97)
+// From Sources/DIContainer/API/DIGraph+Problem.swift:104
+func example_DIGraph_Problem_swift_L104() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Problem.swift", line: 105)
   let found = problems.filter { $0.kind == .unreachable }
   _ = found
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Problem.swift:103
-func example_DIGraph_Problem_swift_L103() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Problem.swift", line: 104)
+// From Sources/DIContainer/API/DIGraph+Problem.swift:111
+func example_DIGraph_Problem_swift_L111() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Problem.swift", line: 112)
   let found = problems.filter { $0.kind == .captiveDependency }
   _ = found
-#sourceLocation()
-}
-
-// From Sources/DIContainer/API/DIGraph+Problem.swift:109
-func example_DIGraph_Problem_swift_L109() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Problem.swift", line: 110)
-  print(problem.kind)   // cycle
 #sourceLocation()
 }
 
 // From Sources/DIContainer/API/DIGraph+Problem.swift:117
 func example_DIGraph_Problem_swift_L117() throws {
 #sourceLocation(file: "Sources/DIContainer/API/DIGraph+Problem.swift", line: 118)
+  print(problem.kind)   // cycle
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/DIGraph+Problem.swift:125
+func example_DIGraph_Problem_swift_L125() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Problem.swift", line: 126)
   if problem.kind == .cycle { print(problem.message) }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Problem.swift:123
-func example_DIGraph_Problem_swift_L123() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Problem.swift", line: 124)
+// From Sources/DIContainer/API/DIGraph+Problem.swift:131
+func example_DIGraph_Problem_swift_L131() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Problem.swift", line: 132)
   if problem.severity == .error { failed = true }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Problem.swift:129
-func example_DIGraph_Problem_swift_L129() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Problem.swift", line: 130)
+// From Sources/DIContainer/API/DIGraph+Problem.swift:137
+func example_DIGraph_Problem_swift_L137() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Problem.swift", line: 138)
   let about = graph.components[problem.components[0]]
   _ = about
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Problem.swift:135
-func example_DIGraph_Problem_swift_L135() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Problem.swift", line: 136)
+// From Sources/DIContainer/API/DIGraph+Problem.swift:143
+func example_DIGraph_Problem_swift_L143() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Problem.swift", line: 144)
   print(problem.message)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Problem.swift:142
-func example_DIGraph_Problem_swift_L142() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Problem.swift", line: 143)
+// From Sources/DIContainer/API/DIGraph+Problem.swift:150
+func example_DIGraph_Problem_swift_L150() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Problem.swift", line: 151)
   print(problem)   // error: Shelf (App.swift:3) needs Store …
 #sourceLocation()
 }

@@ -7,8 +7,8 @@ import DIFrameworks
 import DIParts
 import Testing
 
-// From Sources/DIContainer/API/DIGraph+Validation.swift:87
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Validation.swift", line: 88)
+// From Sources/DIContainer/API/DIGraph+Validation.swift:90
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Validation.swift", line: 91)
 @Test func graphIsValid() throws {
   try AppWiring.makeContainer().makeGraph().validate()
 }
@@ -21,13 +21,13 @@ func example_DIGraph_Validation_swift_L24() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Validation.swift:70
-func example_DIGraph_Validation_swift_L70() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Validation.swift", line: 71)
+// From Sources/DIContainer/API/DIGraph+Validation.swift:73
+func example_DIGraph_Validation_swift_L73() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Validation.swift", line: 74)
   guard container.makeGraph().checkIsValid() else { fatalError("invalid graph") }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Validation.swift:87
-func example_DIGraph_Validation_swift_L87() throws {
+// From Sources/DIContainer/API/DIGraph+Validation.swift:90
+func example_DIGraph_Validation_swift_L90() throws {
 }
