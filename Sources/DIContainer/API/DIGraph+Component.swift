@@ -16,10 +16,15 @@ extension DIGraph {
     public let id: Int
     /// The registration as the container compiled it.
     let registered: RegisteredComponent
+    /// For a child container's graph: whether this node is a parent's `.prototype` or
+    /// `.objectGraph` component as the parent makes it (below a parent's cached one), not
+    /// as the child's requests do; such a node is never an entry point.
+    let isMadeByParent: Bool
 
-    init(id: Int, registered: RegisteredComponent) {
+    init(id: Int, registered: RegisteredComponent, isMadeByParent: Bool = false) {
       self.id = id
       self.registered = registered
+      self.isMadeByParent = isMadeByParent
     }
 
     /// The type the component makes.
@@ -122,7 +127,7 @@ extension DIGraph {
     /// ```swift
     /// let roots = graph.components.filter(\.isRoot)
     /// ```
-    public var isRoot: Bool { registered.isRoot }
+    public var isRoot: Bool { registered.isRoot && !isMadeByParent }
 
     /// Whether it is marked ``DIComponentBuilder/default()``.
     ///

@@ -53,7 +53,8 @@ extension DIGraph {
     errors += cycleProblems(checked: checked)
     errors += captiveProblems(checked: checked)
     if hasRoots {
-      for component in components where !checked[component.id] {
+      // A parent's component as its parent makes it is there for what reaches it only.
+      for component in components where !checked[component.id] && !component.isMadeByParent {
         warnings.append(
           Problem(
             kind: .unreachable, severity: .warning, components: [component.id],

@@ -8,21 +8,44 @@ extension DIGraph {
   /// framework as the requester (as at run time).
   ///
   /// For a child container, the parents' components follow the child's, and a request is
-  /// answered as resolution answers it: by the first level, from the child up, that has
-  /// candidates. A parent's cached component looks from its own level (its container makes
-  /// it), any other from the child's (it is made in the child's requests).
+  /// answered as resolution answers it: by the first level, from the asking container up,
+  /// that has candidates. A parent's cached component is made by its own container, so it
+  /// asks from its level; any other component is made by the container whose request
+  /// reaches it, so a parent's `.prototype` or `.objectGraph` component has one node per
+  /// container that can reach it (the child's, and each parent's up to its own), each
+  /// asking from that container's level.
   init(snapshot: Snapshot) {
     let levels = Array(sequence(first: snapshot) { $0.parent?.snapshot })
-    // Each level lists its registrations in order: a component's id is its order plus
-    // the number of components in the levels before.
-    var offsets: [ObjectIdentifier: Int] = [:]
-    var registered: [(component: RegisteredComponent, level: Int)] = []
+    var levelOfOwner: [ObjectIdentifier: Int] = [:]
     for (index, level) in levels.enumerated() {
-      offsets[level.components.first?.owner ?? ObjectIdentifier(level)] = registered.count
-      registered += level.components.map { ($0, index) }
+      for component in level.components.prefix(1) { levelOfOwner[component.owner] = index }
     }
-    func id(_ component: RegisteredComponent) -> Int {
-      offsets[component.owner, default: 0] + component.order
+    func isCached(_ component: RegisteredComponent) -> Bool {
+      switch component.storage {
+      case .none, .objectGraph: false
+      default: true
+      }
+    }
+    // One node per component and container that makes it (`context`: that container's
+    // level), in registration order within each level, the child's level first.
+    struct Node: Hashable {
+      let component: ObjectIdentifier
+      let context: Int
+    }
+    var registered: [(component: RegisteredComponent, context: Int)] = []
+    var nodes: [Node: Int] = [:]
+    for (index, level) in levels.enumerated() {
+      for component in level.components {
+        for context in isCached(component) ? index...index : 0...index {
+          nodes[Node(component: ObjectIdentifier(component), context: context)] = registered.count
+          registered.append((component, context))
+        }
+      }
+    }
+    /// The node of `component` reached by a request of the container at level `context`.
+    func node(_ component: RegisteredComponent, reachedFrom context: Int) -> Int {
+      let made = isCached(component) ? levelOfOwner[component.owner, default: 0] : context
+      return nodes[Node(component: ObjectIdentifier(component), context: made), default: 0]
     }
 
     var components: [Component] = []
@@ -30,20 +53,18 @@ extension DIGraph {
     var edges: [Edge] = []
     var edgeStarts: [Int] = []
     edgeStarts.reserveCapacity(registered.count + 1)
-    for (from, (component, level)) in registered.enumerated() {
-      assert(id(component) == from, "snapshot components out of registration order")
-      components.append(Component(id: from, registered: component))
+    for (from, (component, context)) in registered.enumerated() {
+      components.append(
+        Component(
+          id: from, registered: component,
+          isMadeByParent: context > 0 && !isCached(component)))
       edgeStarts.append(edges.count)
-      let start: Int
-      switch component.storage {
-      case .none, .objectGraph: start = 0
-      default: start = level
-      }
+      func id(_ target: RegisteredComponent) -> Int { node(target, reachedFrom: context) }
       func add(_ request: DIRequest, _ site: Edge.Site, cycle: Bool) {
         var modifiers = Edge.Modifiers(request)
         if cycle { modifiers.insert(.cycle) }
         let (candidates, targets) = Self.candidates(
-          of: request, asker: component, in: levels[start], id: id)
+          of: request, asker: component, in: levels[context], id: id)
         edges.append(
           Edge(
             from: from, site: site, type: request.type, tag: request.tag, modifiers: modifiers,

@@ -23,149 +23,149 @@ func example_DIGraph_Component_swift_L13() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Component.swift:27
-func example_DIGraph_Component_swift_L27() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 28)
+// From Sources/DIContainer/API/DIGraph+Component.swift:32
+func example_DIGraph_Component_swift_L32() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 33)
   if component.type == Cat.self { print("a Cat") }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Component.swift:34
-func example_DIGraph_Component_swift_L34() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 35)
+// From Sources/DIContainer/API/DIGraph+Component.swift:39
+func example_DIGraph_Component_swift_L39() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 40)
   print(component.name)   // Cat
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Component.swift:41
-func example_DIGraph_Component_swift_L41() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 42)
+// From Sources/DIContainer/API/DIGraph+Component.swift:46
+func example_DIGraph_Component_swift_L46() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 47)
   if case .prototype = component.lifetime { print("a new one every time") }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Component.swift:48
-func example_DIGraph_Component_swift_L48() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 49)
+// From Sources/DIContainer/API/DIGraph+Component.swift:53
+func example_DIGraph_Component_swift_L53() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 54)
   print(component.framework ?? "no framework")
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Component.swift:55
-func example_DIGraph_Component_swift_L55() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 56)
+// From Sources/DIContainer/API/DIGraph+Component.swift:60
+func example_DIGraph_Component_swift_L60() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 61)
   print(component.part ?? "no part")
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Component.swift:63
-func example_DIGraph_Component_swift_L63() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 64)
+// From Sources/DIContainer/API/DIGraph+Component.swift:68
+func example_DIGraph_Component_swift_L68() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 69)
   print(component.services.map(\.description))   // ["Cat", "Animal", "Pet tagged Indoor"]
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Component.swift:72
-func example_DIGraph_Component_swift_L72() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 73)
+// From Sources/DIContainer/API/DIGraph+Component.swift:77
+func example_DIGraph_Component_swift_L77() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 78)
   #expect(component.tags.contains { $0 == Indoor.self })
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Component.swift:85
-func example_DIGraph_Component_swift_L85() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 86)
+// From Sources/DIContainer/API/DIGraph+Component.swift:90
+func example_DIGraph_Component_swift_L90() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 91)
   print(component.file)   // App/Wiring.swift
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Component.swift:92
-func example_DIGraph_Component_swift_L92() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 93)
+// From Sources/DIContainer/API/DIGraph+Component.swift:97
+func example_DIGraph_Component_swift_L97() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 98)
   print(component.line)   // 12
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Component.swift:99
-func example_DIGraph_Component_swift_L99() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 100)
+// From Sources/DIContainer/API/DIGraph+Component.swift:104
+func example_DIGraph_Component_swift_L104() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 105)
   print(component.location)   // App/Wiring.swift:12
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Component.swift:106
-func example_DIGraph_Component_swift_L106() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 107)
+// From Sources/DIContainer/API/DIGraph+Component.swift:111
+func example_DIGraph_Component_swift_L111() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 112)
   if !component.hasInitializer { print("only inject(into:) serves it") }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Component.swift:115
-func example_DIGraph_Component_swift_L115() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 116)
+// From Sources/DIContainer/API/DIGraph+Component.swift:120
+func example_DIGraph_Component_swift_L120() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 121)
   let asyncOnes = graph.components.filter(\.isAsync)
   _ = asyncOnes
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Component.swift:122
-func example_DIGraph_Component_swift_L122() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 123)
+// From Sources/DIContainer/API/DIGraph+Component.swift:127
+func example_DIGraph_Component_swift_L127() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 128)
   let roots = graph.components.filter(\.isRoot)
   _ = roots
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Component.swift:129
-func example_DIGraph_Component_swift_L129() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 130)
+// From Sources/DIContainer/API/DIGraph+Component.swift:134
+func example_DIGraph_Component_swift_L134() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 135)
   let preferred = graph.components.filter(\.isDefault)
   _ = preferred
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Component.swift:136
-func example_DIGraph_Component_swift_L136() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 137)
+// From Sources/DIContainer/API/DIGraph+Component.swift:141
+func example_DIGraph_Component_swift_L141() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 142)
   let doubles = graph.components.filter(\.isTest)
   _ = doubles
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Component.swift:144
-func example_DIGraph_Component_swift_L144() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 145)
+// From Sources/DIContainer/API/DIGraph+Component.swift:149
+func example_DIGraph_Component_swift_L149() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 150)
   print(component.summary)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Component.swift:152
-func example_DIGraph_Component_swift_L152() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 153)
+// From Sources/DIContainer/API/DIGraph+Component.swift:157
+func example_DIGraph_Component_swift_L157() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 158)
   let service = component.services[1]
   _ = service
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 154)
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 159)
   print(service)   // Pet tagged Indoor
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Component.swift:159
-func example_DIGraph_Component_swift_L159() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 160)
+// From Sources/DIContainer/API/DIGraph+Component.swift:164
+func example_DIGraph_Component_swift_L164() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 165)
   if service.type == Pet.self { print("resolvable as a Pet") }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Component.swift:165
-func example_DIGraph_Component_swift_L165() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 166)
+// From Sources/DIContainer/API/DIGraph+Component.swift:170
+func example_DIGraph_Component_swift_L170() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 171)
   if service.tag == Indoor.self { print("under the Indoor tag") }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Component.swift:172
-func example_DIGraph_Component_swift_L172() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 173)
+// From Sources/DIContainer/API/DIGraph+Component.swift:177
+func example_DIGraph_Component_swift_L177() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Component.swift", line: 178)
   print(service)   // Pet tagged Indoor
 #sourceLocation()
 }

@@ -7,8 +7,8 @@ import DIFrameworks
 import DIParts
 import Testing
 
-// From Sources/DIContainer/API/DIGraph+Validation.swift:90
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Validation.swift", line: 91)
+// From Sources/DIContainer/API/DIGraph+Validation.swift:91
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Validation.swift", line: 92)
 @Test func graphIsValid() throws {
   try AppWiring.makeContainer().makeGraph().validate()
 }
@@ -21,13 +21,13 @@ func example_DIGraph_Validation_swift_L24() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Validation.swift:73
-func example_DIGraph_Validation_swift_L73() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Validation.swift", line: 74)
+// From Sources/DIContainer/API/DIGraph+Validation.swift:74
+func example_DIGraph_Validation_swift_L74() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Validation.swift", line: 75)
   guard container.makeGraph().checkIsValid() else { fatalError("invalid graph") }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIGraph+Validation.swift:90
-func example_DIGraph_Validation_swift_L90() throws {
+// From Sources/DIContainer/API/DIGraph+Validation.swift:91
+func example_DIGraph_Validation_swift_L91() throws {
 }
