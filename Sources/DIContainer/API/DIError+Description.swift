@@ -106,7 +106,10 @@ extension DIError {
     case .containerReleased(let owner):
       return "the container of \(owner) was released; keep the container alive while"
         + " \(owner) is used."
-    case .asyncFactory(let component):
+    case .asyncFactory:
+      // Named only when shown: an asynchronous request meets this error at every async
+      // component it makes, and never shows it.
+      let component = asyncNeed?.component.summary ?? failing
       return "\(component) is made by an async factory, and this request is synchronous;"
         + " resolve it with try await resolveAsync(), or make it at boot (try await"
         + " container.initializeSingletonObjectsAsync() for .single components), after which"

@@ -44,7 +44,7 @@ extension DIError {
     case containerReleased(owner: String)
     /// A synchronous request needs `component`, whose factory is `async` and whose instance
     /// is not made yet.
-    case asyncFactory(component: String)
+    case asyncFactory
     /// The container was shut down.
     case containerShutDown
     /// A custom scope's storage misbehaved, as `message` says.

@@ -145,7 +145,7 @@ public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
   /// whose instance is not made yet: an asynchronous request makes it and tries again.
   package init(asyncNeed need: AsyncNeed) {
     contents = Contents(
-      reason: .asyncFactory(component: need.component.summary), path: [], asyncNeed: need)
+      reason: .asyncFactory, path: [], asyncNeed: need)
   }
 
   /// What making the async component this request met needs (see ``init(asyncNeed:)``).

@@ -26,8 +26,9 @@ extension DIContainer {
     requester: DIModuleID?, arguments: [Any]?, requestScope: DIRequestScope?,
     _ attempt: (inout DIResolutionContext) throws(DIError) -> Value
   ) async throws(DIError) -> Value {
-    let asyncRequest = AsyncRequest.current ?? AsyncRequest()
-    let prepared = PreparedInstances()
+    // Made once an attempt meets an async component: a graph with none costs one attempt.
+    var asyncRequest: AsyncRequest?
+    var prepared: PreparedInstances?
     while true {
       let need: AsyncNeed
       do throws(DIError) {
@@ -40,11 +41,15 @@ extension DIContainer {
         guard let found = error.asyncNeed else { throw error }
         need = found
       }
+      let request = asyncRequest ?? AsyncRequest.current ?? AsyncRequest()
+      let instances = prepared ?? PreparedInstances()
+      asyncRequest = request
+      prepared = instances
       // The request's tasks, and the factories it awaits, know it (`withValue` is untyped).
-      let made = await AsyncRequest.$current.withValue(asyncRequest) {
+      let made = await AsyncRequest.$current.withValue(request) {
         () async -> Swift.Result<Void, DIError> in
         do throws(DIError) {
-          try await Self.make(need, into: prepared, for: asyncRequest)
+          try await Self.make(need, into: instances, for: request)
           return .success(())
         } catch {
           return .failure(error)
@@ -54,10 +59,12 @@ extension DIContainer {
     }
   }
 
-  /// Runs `body` on the calling thread with `prepared` as its attempt's instances.
+  /// Runs `body` on the calling thread with `prepared` as its attempt's instances (none
+  /// made yet: nil).
   private static func attempt<Value>(
-    with prepared: PreparedInstances, _ body: () throws(DIError) -> Value
+    with prepared: PreparedInstances?, _ body: () throws(DIError) -> Value
   ) throws(DIError) -> Value {
+    guard let prepared else { return try body() }
     let request = ResolutionRequest.current
     let outer = request.prepared
     prepared.rewind()
