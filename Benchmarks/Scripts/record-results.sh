@@ -27,6 +27,12 @@ table=$(swift run -c release --skip-build --package-path Benchmarks compare "$@"
   the container and register the 1,000 types inside the timed region.
 - S7: two threads each making S3 by hand; DIContainer: two threads on one container;
   Swinject: two threads on one `container.synchronize()`d resolver.
+- S8: the five request objects by hand, the two `.scoped` ones made once; DIContainer:
+  `makeScope()`, `resolve()`, `close()`; Swinject: a child container per request.
+- S11: S3 by hand in the same async loop; DIContainer: `try await container.resolveAsync()`.
+- S12: a new `AsyncLazyShared` (a `Task` making the `Pool`, cached in a `Mutex`-guarded box)
+  awaited by 64 tasks; DIContainer: a new container with an async `.perContainer(.single)`
+  `Pool`, 64 tasks' first `resolveAsync()`. Swinject has no async resolution (—).
 - Allocations are counted by interposing `malloc` & co. in the executable (see README).
 - What dominates DIContainer's hot path, with suggested changes: see PROFILE.md.
 BASELINES

@@ -21,11 +21,7 @@ func checkScenarios() -> [String] {
 
   for sharedD in [false, true] {
     let name = sharedD ? "S4" : "S3"
-    let container = DIContainer()
-    container.register(D.init).lifetime(sharedD ? .objectGraph : .prototype)
-    container.register(B.init)
-    container.register(C.init)
-    container.register { A(b: $0, c: $1) }
+    let container = Scenarios.makeGraphContainer(sharedD: sharedD)
     let a: A = container.resolve()
     let other: A = container.resolve()
     expect((a.b.d === a.c.d) == sharedD, "\(name) DIContainer: wrong sharing of D in a graph")
@@ -75,5 +71,37 @@ func checkScenarios() -> [String] {
       && swinjectHandler.service.context === swinjectHandler.service.repository.context,
     "S8 Swinject: wrong sharing within a request")
   expect(swinjectNext.log !== swinjectHandler.log, "S8 Swinject: shared across requests")
+  return problems + runBlocking { await checkAsyncScenarios() }
+}
+
+/// The checks of the async scenarios, S11 and S12.
+private func checkAsyncScenarios() async -> [String] {
+  var problems: [String] = []
+  func expect(_ condition: Bool, _ message: String) {
+    if !condition { problems.append(message) }
+  }
+
+  let container = Scenarios.makeGraphContainer(sharedD: false)
+  let a: A = try! await container.resolveAsync()
+  let other: A = try! await container.resolveAsync()
+  expect(a.b.d !== a.c.d && a.b.d !== other.b.d, "S11 DIContainer: D shared")
+
+  let tasks = Scenarios.firstResolvers
+  let pools = Scenarios.makePoolContainer()
+  let made = await instances(tasks) { try! await pools.resolveAsync() as Pool }
+  expect(made == 1, "S12 DIContainer: \(made) instances for \(tasks) tasks, not 1")
+  let shared = AsyncLazyShared { await Pool() }
+  let madeByHand = await instances(tasks) { await shared.value }
+  expect(madeByHand == 1, "S12 hand-written: \(madeByHand) instances for \(tasks) tasks, not 1")
   return problems
+}
+
+/// How many distinct instances `tasks` tasks get from `first`, all asking at once (all are
+/// kept until counted, so no address is reused).
+private func instances(_ tasks: Int, _ first: @escaping @Sendable () async -> Pool) async -> Int {
+  let pools = await withTaskGroup(of: Pool.self) { group in
+    for _ in 0..<tasks { group.addTask { await first() } }
+    return await group.reduce(into: []) { $0.append($1) }
+  }
+  return Set(pools.map(ObjectIdentifier.init)).count
 }

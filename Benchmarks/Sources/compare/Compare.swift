@@ -29,7 +29,8 @@ enum Compare {
       scenarios = scenarios.filter { ids.contains($0.id) }
     }
 
-    // Profiling: run DIContainer's operation of one scenario, untimed, for a profiler.
+    // Profiling: run one implementation's operation of one scenario (default DIContainer),
+    // untimed, for a profiler.
     if let id = option("--profile") {
       guard let scenario = Scenarios.all.first(where: { $0.id == id.uppercased() }) else {
         print("unknown scenario \(id)")
@@ -40,7 +41,11 @@ enum Compare {
         option("--implementation").flatMap { name in
           Implementation.allCases.first { "\($0)".lowercased() == name.lowercased() }
         } ?? .diContainer
-      let operation = scenario.workload(implementation).setup()
+      guard let workload = scenario.workload(implementation) else {
+        print("\(scenario.id) has no form with \(implementation.title)")
+        exit(2)
+      }
+      let operation = workload.setup()
       operation(count)
       print("ran \(count) operations of \(scenario.id) with \(implementation.title)")
       exit(0)
@@ -60,13 +65,13 @@ enum Compare {
       allocationOperations: quick ? 100 : 10_000)
 
     log(
-      "measuring \(scenarios.count) scenarios × 3 implementations, \(harness.rounds) rounds, "
+      "measuring \(scenarios.count) scenarios × up to 3 implementations, \(harness.rounds) rounds, "
         + "≥ \(harness.minimumNanoseconds / 1_000_000) ms each\(quick ? " (quick: CI check only)" : "")"
     )
     let timings = harness.run(scenarios, log: log)
     let allocations = scenarios.map { scenario in
       Dictionary(
-        uniqueKeysWithValues: Implementation.allCases.map {
+        uniqueKeysWithValues: scenario.implementations.map {
           ($0, harness.allocations(scenario, $0))
         })
     }

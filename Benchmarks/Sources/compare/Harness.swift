@@ -36,25 +36,26 @@ struct Harness {
   }
 
   /// Runs every round and returns the nanoseconds per operation of each measurement, by
-  /// scenario index and implementation.
+  /// scenario index and implementation (the implementations that have a form of the
+  /// scenario).
   func run(_ scenarios: [Scenario], log: (String) -> Void) -> [[Implementation: [Double]]] {
     var operations: [[Implementation: Int]] = []
     for scenario in scenarios {
       var counts: [Implementation: Int] = [:]
-      for implementation in Implementation.allCases {
-        counts[implementation] = calibrate(scenario.workload(implementation))
+      for implementation in scenario.implementations {
+        counts[implementation] = calibrate(scenario.workload(implementation)!)
       }
       operations.append(counts)
       log("calibrated \(scenario.id)")
     }
     var results = Array(repeating: [Implementation: [Double]](), count: scenarios.count)
-    let implementations = Implementation.allCases
     for round in 0..<rounds {
       for (index, scenario) in scenarios.enumerated() {
+        let implementations = scenario.implementations
         for position in 0..<implementations.count {
           let implementation =
             implementations[(round + index + position) % implementations.count]
-          let workload = scenario.workload(implementation)
+          let workload = scenario.workload(implementation)!
           var count = operations[index][implementation]!
           var elapsed = measure(workload, operations: count)
           while elapsed < minimumNanoseconds {
@@ -72,10 +73,11 @@ struct Harness {
     return results
   }
 
-  /// Heap allocations per operation, counted on one thread after a warm-up, or nil where
-  /// the counter is unavailable.
+  /// Heap allocations per operation, counted on one thread (an async operation: on the
+  /// threads its tasks run on) after a warm-up, or nil where the counter is unavailable.
+  /// `implementation` is one of the scenario's.
   func allocations(_ scenario: Scenario, _ implementation: Implementation) -> Double? {
-    let operation = scenario.workload(implementation).setup()
+    let operation = scenario.workload(implementation)!.setup()
     let count = max(1, allocationOperations / scenario.resolvesPerOperation)
     operation(min(count, 16))
     bench_allocations_start()

@@ -95,3 +95,11 @@ final class RequestHandler {
     self.log = log
   }
 }
+
+/// S12's async singleton, standing for a connection pool: its initializer suspends once, as
+/// a connect would, so the tasks that ask for it meanwhile find it being made and wait.
+final class Pool: Sendable {
+  init() async {
+    await Task.yield()
+  }
+}

@@ -1,9 +1,10 @@
 import DIContainer
 import Swinject
 
-/// The scenarios of the issues, S1–S8, each for the three implementations.
+/// The scenarios of the issues, S1–S8, S11 and S12, each for the implementations that have a
+/// form of it.
 enum Scenarios {
-  static let all: [Scenario] = [s1, s2, s3, s4, s5, s6, s7, s8]
+  static let all: [Scenario] = [s1, s2, s3, s4, s5, s6, s7, s8, s11, s12]
 
   /// S1: resolve a container-scoped singleton.
   static let s1 = Scenario(id: "S1", title: "resolve a container-scoped singleton", goal: 4) {
@@ -222,6 +223,75 @@ enum Scenarios {
     }
   }
 
+  /// S11: S3 through `try await container.resolveAsync()`, on a task; hand-written makes
+  /// S3's graph on a task too. Swinject cannot resolve asynchronously. The issue's goal is
+  /// against S3's DIContainer operation (≤ 1.5× its instructions), so there is none against
+  /// hand-written code; the report prints S11 ÷ S3.
+  static let s11 = Scenario(id: "S11", title: "S3 through resolveAsync()", goal: nil) {
+    switch $0 {
+    case .handWritten:
+      Workload.awaiting { { count in for _ in 0..<count { sink(makeGraphByHand()) } } }
+    case .diContainer:
+      Workload.awaiting {
+        let container = makeGraphContainer(sharedD: false)
+        return { count in for _ in 0..<count { sink(try! await container.resolveAsync() as A) } }
+      }
+    case .swinject:
+      nil
+    }
+  }
+
+  /// How many tasks ask for S12's singleton at once.
+  static let firstResolvers = 64
+
+  /// S12: `firstResolvers` tasks' first `resolveAsync()` of an async
+  /// `.perContainer(.single)` singleton whose initializer suspends (`Pool`). A first
+  /// resolve needs fresh state, so one operation is a new container with its one
+  /// registration, then the tasks, until every one has the instance. Hand-written: a new
+  /// `AsyncLazyShared` the tasks await. Swinject has no async factories.
+  static let s12 = Scenario(
+    id: "S12", title: "\(firstResolvers) tasks' first resolveAsync() of an async singleton",
+    goal: nil, resolvesPerOperation: firstResolvers
+  ) {
+    switch $0 {
+    case .handWritten:
+      firstResolves(make: { AsyncLazyShared { await Pool() } }, first: { await $0.value })
+    case .diContainer:
+      firstResolves(make: makePoolContainer, first: { try! await $0.resolveAsync() as Pool })
+    case .swinject:
+      nil
+    }
+  }
+
+  /// S12's operation: `count` times, fresh shared state from `make`, then
+  /// `firstResolvers` tasks at once each getting its `Pool` with `first`.
+  static func firstResolves<Shared: Sendable>(
+    make: @escaping @Sendable () -> Shared, first: @escaping @Sendable (Shared) async -> Pool
+  ) -> Workload {
+    Workload.awaiting {
+      { count in
+        for _ in 0..<count {
+          let shared = make()
+          await concurrently(firstResolvers) { sink(await first(shared)) }
+        }
+      }
+    }
+  }
+
+  /// S12's registration in DIContainer: an async singleton of the container.
+  static func makePoolContainer() -> DIContainer {
+    let container = DIContainer()
+    container.register { () async -> Pool in await Pool() }.lifetime(.perContainer(.single))
+    return container
+  }
+
+  /// Runs `body` in `tasks` child tasks at once and returns when every one has returned.
+  static func concurrently(_ tasks: Int, _ body: @escaping @Sendable () async -> Void) async {
+    await withDiscardingTaskGroup { group in
+      for _ in 0..<tasks { group.addTask(operation: body) }
+    }
+  }
+
   /// S8's registrations in DIContainer.
   static func makeRequestContainer() -> DIContainer {
     let container = DIContainer()
@@ -271,16 +341,10 @@ enum Scenarios {
           }
         }
       }
-      return Workload {
-        { count in for _ in 0..<count { sink(A(b: B(d: D()), c: C(d: D()))) } }
-      }
+      return Workload { { count in for _ in 0..<count { sink(makeGraphByHand()) } } }
     case .diContainer:
       return Workload {
-        let container = DIContainer()
-        container.register(D.init).lifetime(sharedD ? .objectGraph : .prototype)
-        container.register(B.init)
-        container.register(C.init)
-        container.register { A(b: $0, c: $1) }
+        let container = makeGraphContainer(sharedD: sharedD)
         return { count in for _ in 0..<count { sink(container.resolve() as A) } }
       }
     case .swinject:
@@ -290,6 +354,23 @@ enum Scenarios {
         return { count in for _ in 0..<count { sink(container.resolve(A.self)!) } }
       }
     }
+  }
+
+  /// S3's graph made by hand: `A(B(D), C(D))`, five objects.
+  @inline(__always)
+  static func makeGraphByHand() -> A {
+    A(b: B(d: D()), c: C(d: D()))
+  }
+
+  /// A DIContainer with `A(B(D), C(D))` registered, `D` `.objectGraph` if `sharedD`, the
+  /// rest (and otherwise `D` too) prototype.
+  static func makeGraphContainer(sharedD: Bool) -> DIContainer {
+    let container = DIContainer()
+    container.register(D.init).lifetime(sharedD ? .objectGraph : .prototype)
+    container.register(B.init)
+    container.register(C.init)
+    container.register { A(b: $0, c: $1) }
+    return container
   }
 
   /// Registers `A(B(D), C(D))` in a Swinject container.
