@@ -40,10 +40,30 @@ extension DIContainer {
   /// ```
   public func tryResolve<T>(from framework: any DIFramework.Type) throws(DIError) -> T {
     let module = DIModuleID(.framework, type: framework)
-    if !hasLoaded(module) {
-      DISetting.Log.log(
-        .warning, "resolve(from: \(module)) but \(module) was not appended to this container")
-    }
+    warnIfNotAppended(module)
     return try resolve(T.self, from: module, arguments: nil)
+  }
+
+  /// Resolves a `T` as if a component of `framework` asked for it, awaiting the async
+  /// factories of its graph (see `resolveAsync()`).
+  ///
+  /// - Parameter framework: The framework on whose behalf to resolve; it should be appended.
+  /// - Returns: The instance.
+  /// - Throws: `DIError` naming the path, the reason and the registrations involved.
+  ///
+  /// ```swift
+  /// let store: Store = try await container.resolveAsync(from: BillingFramework.self)
+  /// ```
+  public func resolveAsync<T>(from framework: any DIFramework.Type) async throws(DIError) -> T {
+    let module = DIModuleID(.framework, type: framework)
+    warnIfNotAppended(module)
+    return try await resolveAsync(T.self, from: module, arguments: nil)
+  }
+
+  /// Logs a warning when `module`, asked on behalf of, was not appended.
+  private func warnIfNotAppended(_ module: DIModuleID) {
+    guard !hasLoaded(module) else { return }
+    DISetting.Log.log(
+      .warning, "resolve(from: \(module)) but \(module) was not appended to this container")
   }
 }

@@ -58,3 +58,21 @@ private enum ShopFramework: DIFramework {
     try child.makeGraph().validate()
   }
 }
+
+private final class AsyncStore: Sendable {
+  init() async {}
+}
+
+private enum AsyncStoreFramework: DIFramework {
+  static func load(container: DIContainer) {
+    container.register(AsyncStore.init).lifetime(.perFramework(.single))
+  }
+}
+
+@Suite struct ResolveAsyncFromTests {
+  @Test func resolveAsyncFromAFrameworkAwaitsItsAsyncComponents() async throws {
+    let container = DIContainer().append(framework: AsyncStoreFramework.self)
+    let store: AsyncStore = try await container.resolveAsync(from: AsyncStoreFramework.self)
+    #expect(store === (try container.tryResolve(from: AsyncStoreFramework.self) as AsyncStore))
+  }
+}

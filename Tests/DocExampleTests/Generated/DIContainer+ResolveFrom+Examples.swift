@@ -25,3 +25,11 @@ func example_DIContainer_ResolveFrom_swift_L38() throws {
   _ = store
 #sourceLocation()
 }
+
+// From Sources/DIFrameworks/DIContainer+ResolveFrom.swift:54
+func example_DIContainer_ResolveFrom_swift_L54() async throws {
+#sourceLocation(file: "Sources/DIFrameworks/DIContainer+ResolveFrom.swift", line: 55)
+  let store: Store = try await container.resolveAsync(from: BillingFramework.self)
+  _ = store
+#sourceLocation()
+}

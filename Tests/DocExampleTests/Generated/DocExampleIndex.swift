@@ -264,6 +264,7 @@ let generatedDocExamples: [DocExample] = [
   DocExample("Sources/DIFrameworks/DIContainer+Frameworks.swift", line: 76, ownsContainer: false) { try example_DIContainer_Frameworks_swift_L76() },
   DocExample("Sources/DIFrameworks/DIContainer+ResolveFrom.swift", line: 18, ownsContainer: false) { try example_DIContainer_ResolveFrom_swift_L18() },
   DocExample("Sources/DIFrameworks/DIContainer+ResolveFrom.swift", line: 38, ownsContainer: false) { try example_DIContainer_ResolveFrom_swift_L38() },
+  DocExample("Sources/DIFrameworks/DIContainer+ResolveFrom.swift", line: 54, ownsContainer: false) { try await example_DIContainer_ResolveFrom_swift_L54() },
   DocExample("Sources/DIFrameworks/DIFramework.swift", line: 13, ownsContainer: false) { try example_DIFramework_swift_L13() },
   DocExample("Sources/DIFrameworks/DIFramework.swift", line: 30, ownsContainer: false) { try example_DIFramework_swift_L30() },
   DocExample("Sources/DIFrameworks/DIManyInFramework.swift", line: 10, ownsContainer: false) { try example_DIManyInFramework_swift_L10() },
