@@ -358,3 +358,6 @@ final class AsyncPool: Sendable {
 /// The async delayed values the examples read.
 var lazyPool: AsyncLazy<AsyncPool> { container.resolve() }
 var connections: AsyncProvider<AsyncPool> { container.resolve() }
+
+/// An async provider with an argument, for its examples.
+var asyncKittens: AsyncProvider1<Kitten, String> { container.resolve() }

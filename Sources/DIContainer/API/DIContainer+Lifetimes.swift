@@ -141,6 +141,8 @@ extension DIContainer {
   /// Creates the instances of the components `selected` picks, as their lifetimes keep
   /// them, awaiting async factories.
   func initializeObjectsAsync(where selected: (Component) -> Bool) async throws(DIError) {
+    let snapshot = snapshot
+    if snapshot.isShutDown { throw DIError(.containerShutDown, requestedName: "singletons") }
     for component in snapshot.components where selected(component) {
       do throws(DIError) {
         try await resolvingAsync(requester: component.framework, arguments: nil, requestScope: nil)

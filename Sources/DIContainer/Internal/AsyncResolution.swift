@@ -31,6 +31,8 @@ extension DIContainer {
     var prepared: PreparedInstances?
     while true {
       let need: AsyncNeed
+      // The requests that led to it, outermost first, for the error of a failed making.
+      let leadingTo: ArraySlice<DIError.Step>
       do throws(DIError) {
         return try Self.attempt(with: prepared) { () throws(DIError) -> Value in
           try DIResolutionContext.with(
@@ -40,6 +42,7 @@ extension DIContainer {
       } catch {
         guard let found = error.asyncNeed else { throw error }
         need = found
+        leadingTo = error.path.dropLast()
       }
       let request = asyncRequest ?? AsyncRequest.current ?? AsyncRequest()
       let instances = prepared ?? PreparedInstances()
@@ -55,7 +58,10 @@ extension DIContainer {
           return .failure(error)
         }
       }
-      try made.get()
+      if case .failure(var error) = made {
+        for step in leadingTo.reversed() { error.enter(step.requested, component: step.component) }
+        throw error
+      }
     }
   }
 
