@@ -358,3 +358,16 @@ final class AsyncPool: Sendable {
 /// The async delayed values the examples read.
 var lazyPool: AsyncLazy<AsyncPool> { container.resolve() }
 var connections: AsyncProvider<AsyncPool> { container.resolve() }
+
+/// What the README's async snippet loads, connects and flushes.
+extension Config {
+  static func load() throws -> Config { Config() }
+  var databaseURL: String { "postgres://localhost/orders" }
+}
+extension DatabasePool {
+  static func connect(_ url: String) async throws -> DatabasePool { DatabasePool() }
+}
+final class MailQueue {
+  init(pool: DatabasePool) async throws {}
+  func flush() async {}
+}
