@@ -28,14 +28,15 @@ check() {
 
 check 0 "paid 4 (" run --orders 5 --seed 42
 check 0 "paid 2 (\$138.24), card declined 1, no stock 2" run
+check 0 "await container.shutdown(): closed SMTPConnection#1, CardGateway#1, PaymentLedger#1, PaymentsDatabase#1, StockLedger#1, StockDatabase#1" run
 check 0 "  Notifier [prototype] → PaymentLedger (BillingFramework), EmailChannel, TextMessageChannel" graph
+check 0 "  StockDatabase [perFramework(.single), async] → ResourceTracker (application)" graph
 check 0 '    label="BillingFramework";' graph --format dot
 check 0 '  subgraph f1["BillingFramework"]' graph --format mermaid
 check 0 "Validating the graph (13 components, 18 edges): no problems" validate
 check 0 "valid: 13 checks passed" validate
-check 1 "path: OrderPipeline → StockService → ConnectionPool → ResourceTracker" \
-  validate --missing-tracker
-check 0 "  closed: PaymentsDatabase#1, PaymentLedger#1" modules
+check 1 "invalid: 13 of 13 checks failed" validate --missing-tracker
+check 0 "  closed: PaymentLedger#1, PaymentsDatabase#1" modules
 check 0 "usage: sample-app <command> [options]" --help
 check 0 "usage: sample-app run [--orders N] [--seed S]" run --help
 check 0 "usage: sample-app graph [--format text|dot|mermaid]" graph --help

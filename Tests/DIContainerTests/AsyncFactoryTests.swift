@@ -146,13 +146,14 @@ private final class Report: Sendable {
     let started = Atomic(0)
     container.register { () async throws -> Slow in
       started.add(1, ordering: .relaxed)
-      try await Task.sleep(for: .milliseconds(200))
+      try await Task.sleep(for: .seconds(2))
       return await Slow()
     }.lifetime(.perContainer(.single))
     let creator = Task { try await container.resolveAsync() as Slow }
     while started.load(ordering: .relaxed) == 0 { await Task.yield() }
     let waiter = Task { try await container.resolveAsync() as Slow }
-    try await Task.sleep(for: .milliseconds(20))
+    // Time for the waiter to start waiting, on a loaded machine too.
+    try await Task.sleep(for: .milliseconds(500))
     creator.cancel()
     await #expect(throws: DIError.self) { _ = try await creator.value }
     let made = try await waiter.value

@@ -361,3 +361,16 @@ var connections: AsyncProvider<AsyncPool> { container.resolve() }
 
 /// An async provider with an argument, for its examples.
 var asyncKittens: AsyncProvider1<Kitten, String> { container.resolve() }
+
+/// What the README's async snippet loads, connects and flushes.
+extension Config {
+  static func load() throws -> Config { Config() }
+  var databaseURL: String { "postgres://localhost/orders" }
+}
+extension DatabasePool {
+  static func connect(_ url: String) async throws -> DatabasePool { DatabasePool() }
+}
+final class MailQueue {
+  init(pool: DatabasePool) async throws {}
+  func flush() async {}
+}

@@ -8,18 +8,28 @@ import SampleAppCore
 import Testing
 
 @Suite struct CleanFrameworkTests {
-  let container = SampleContainer.make()
+  let container: DIContainer
+
+  init() async throws {
+    container = try await SampleContainer.start()
+  }
+
+  /// Cleans Billing, then makes its pool again as the next request would: asynchronously.
+  private func cleanBilling() async throws {
+    container.clean(framework: BillingFramework.self)
+    let _: any BillingService = try await container.resolveAsync()
+  }
 
   private func resources(of framework: any DIFramework.Type) -> [any Resource] {
     manyInFramework(container.resolve(from: framework))
   }
 
-  @Test func cleanFrameworkDropsThatFrameworksPerFrameworkInstancesOnly() {
+  @Test func cleanFrameworkDropsThatFrameworksPerFrameworkInstancesOnly() async throws {
     let billing = resources(of: BillingFramework.self)
     let inventory = resources(of: InventoryFramework.self)
     let notifications = resources(of: NotificationsFramework.self)
 
-    container.clean(framework: BillingFramework.self)
+    try await cleanBilling()
 
     let billingAfter = resources(of: BillingFramework.self)
     #expect(
@@ -31,30 +41,40 @@ import Testing
     #expect(zip(resources(of: NotificationsFramework.self), notifications).allSatisfy { $0 === $1 })
   }
 
-  @Test func theContainerReleasesWhatCleanFrameworkDropped() {
+  @Test(.timeLimit(.minutes(1)))
+  func theContainerClosesAndReleasesWhatCleanFrameworkDropped() async throws {
+    let tracker: ResourceTracker = container.resolve()
     weak var pool: (any ConnectionPool)?
+    weak var ledger: (any AuditLog)?
     do {
       let strong: any ConnectionPool = container.resolve(from: BillingFramework.self)
+      let strongLedger: any AuditLog = container.resolve(from: BillingFramework.self)
       pool = strong
+      ledger = strongLedger
     }
     #expect(pool != nil)
     container.clean(framework: BillingFramework.self)
+    #expect(ledger == nil, "its synchronous hook ran during the clean")
+    // The pool's async hook runs on a task of its own, which keeps it until it is closed.
+    await tracker.waitUntilClosed("PaymentsDatabase#1")
+    #expect(!tracker.isOpen("PaymentsDatabase#1"))
+    for _ in 0..<1_000 where pool != nil { try await Task.sleep(for: .milliseconds(1)) }
     #expect(pool == nil)
   }
 
-  @Test func notificationsGetsBillingsNewLedgerAfterTheClean() {
+  @Test func notificationsGetsBillingsNewLedgerAfterTheClean() async throws {
     let before: any AuditLog = container.resolve(from: NotificationsFramework.self)
-    container.clean(framework: BillingFramework.self)
+    try await cleanBilling()
     let after: any AuditLog = container.resolve(from: NotificationsFramework.self)
     let billing: any AuditLog = container.resolve(from: BillingFramework.self)
     #expect(after !== before)
     #expect(after === billing)
   }
 
-  @Test func modulesCommandClosesExactlyTheDroppedResources() {
-    let result = SampleCLI.run(["modules"])
+  @Test func modulesCommandClosesExactlyTheDroppedResources() async {
+    let result = await SampleCLI.run(["modules"])
     #expect(result.status == 0)
-    #expect(result.output.contains("  closed: PaymentsDatabase#1, PaymentLedger#1\n"))
+    #expect(result.output.contains("  closed: PaymentLedger#1, PaymentsDatabase#1\n"))
     #expect(result.output.contains("  opened: PaymentsDatabase#2, PaymentLedger#2\n"))
     #expect(
       result.output.contains(
@@ -63,5 +83,25 @@ import Testing
       result.output.contains(
         "BillingFramework        CardGateway#1       CardGateway#1       kept\n"))
     #expect(result.output.contains("NotificationsFramework now gets PaymentLedger#2"))
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func shutdownClosesEveryResourceOnceAwaitingThePools() async throws {
+    let tracker: ResourceTracker = container.resolve()
+    try await cleanBilling()  // hands PaymentsDatabase#1's async close to a task
+    await container.shutdown()
+    let closed = tracker.takeEvents().filter { $0.hasPrefix("closed ") }
+    #expect(closed.count == 8, "\(closed)")
+    #expect(Set(closed).count == closed.count, "each once")
+    for label in [
+      "PaymentsDatabase#1", "PaymentsDatabase#2", "StockDatabase#1", "PaymentLedger#2",
+      "StockLedger#1", "CardGateway#1", "SMTPConnection#1", "PaymentLedger#1",
+    ] {
+      #expect(!tracker.isOpen(label), "\(label)")
+    }
+    let error = #expect(throws: DIError.self) {
+      let _: any AuditLog = try container.tryResolve(from: BillingFramework.self)
+    }
+    #expect(error?.code == .containerShutDown)
   }
 }

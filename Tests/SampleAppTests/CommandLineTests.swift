@@ -4,14 +4,14 @@ import Testing
 
 @Suite struct CommandLineTests {
   @Test(arguments: ["run", "graph", "validate", "modules"])
-  func everyCommandHasHelp(command: String) {
-    let result = SampleCLI.run([command, "--help"])
+  func everyCommandHasHelp(command: String) async {
+    let result = await SampleCLI.run([command, "--help"])
     #expect(result.status == 0)
     #expect(result.output.hasPrefix("usage: sample-app \(command)"))
   }
 
-  @Test func helpListsEveryCommand() {
-    let result = SampleCLI.run(["--help"])
+  @Test func helpListsEveryCommand() async {
+    let result = await SampleCLI.run(["--help"])
     #expect(result.status == 0)
     for command in ["run", "graph", "validate", "modules"] {
       #expect(result.output.contains("\n  \(command) "))
@@ -28,25 +28,24 @@ import Testing
     (["graph", "--format", "svg"], "unknown format 'svg'"),
     (["modules", "extra"], "unexpected argument 'extra' for modules"),
   ])
-  func usageErrorsExitWith64(arguments: [String], message: String) {
-    let result = SampleCLI.run(arguments)
+  func usageErrorsExitWith64(arguments: [String], message: String) async {
+    let result = await SampleCLI.run(arguments)
     #expect(result.status == 64)
     #expect(result.output.isEmpty)
     #expect(result.errors.contains(message))
   }
 
-  @Test func validatePassesOnTheSampleAndFailsWithoutTheTracker() {
-    let valid = SampleCLI.run(["validate"])
+  @Test func validatePassesOnTheSampleAndFailsWithoutTheTracker() async {
+    let valid = await SampleCLI.run(["validate"])
     #expect(valid.status == 0)
     #expect(valid.output.hasSuffix("valid: 13 checks passed\n"))
     #expect(valid.output.hasPrefix("Validating the graph (13 components, 18 edges): no problems"))
     #expect(valid.output.contains("ok  any AuditLog from NotificationsFramework"))
 
-    let invalid = SampleCLI.run(["validate", "--missing-tracker"])
+    let invalid = await SampleCLI.run(["validate", "--missing-tracker"])
     #expect(invalid.status == 1)
-    #expect(
-      invalid.output.contains(
-        "path: OrderPipeline → StockService → ConnectionPool → ResourceTracker"))
+    #expect(invalid.output.contains("first failure, OrderPipeline (root):\n"))
+    #expect(invalid.output.contains("ResourceTracker is not registered."))
     #expect(invalid.output.hasSuffix("invalid: 13 of 13 checks failed\n"))
     #expect(
       invalid.output.contains(
@@ -54,8 +53,8 @@ import Testing
           + "Notifications/MessagingPart.swift:8) needs ResourceTracker"))
   }
 
-  @Test func graphGroupsComponentsByFramework() {
-    let text = SampleCLI.run(["graph"])
+  @Test func graphGroupsComponentsByFramework() async {
+    let text = await SampleCLI.run(["graph"])
     #expect(text.status == 0)
     #expect(
       text.output.contains(
@@ -63,12 +62,15 @@ import Testing
           + " TextMessageChannel\n"))
     #expect(
       text.output.contains("  CardGateway [perPart(.single)] → ResourceTracker (application)"))
-    let dot = SampleCLI.run(["graph", "--format", "dot"])
+    #expect(
+      text.output.contains(
+        "  PaymentsDatabase [perFramework(.single), async] → ResourceTracker (application)"))
+    let dot = await SampleCLI.run(["graph", "--format", "dot"])
     #expect(dot.output.hasPrefix("digraph DIContainer {"))
     #expect(dot.output.contains("    label=\"BillingFramework\";"))
     #expect(dot.output.contains("    c11 [label=\"Notifier\\nprototype\"];\n"))
     #expect(dot.output.contains("  c11 -> c5;\n"))
-    let mermaid = SampleCLI.run(["graph", "--format=mermaid"])
+    let mermaid = await SampleCLI.run(["graph", "--format=mermaid"])
     #expect(mermaid.output.hasPrefix("flowchart LR\n"))
     #expect(mermaid.output.contains("  subgraph f1[\"BillingFramework\"]\n"))
     #expect(mermaid.output.contains("  c11 --> c5\n"))

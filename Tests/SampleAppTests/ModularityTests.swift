@@ -8,7 +8,11 @@ import SampleAppCore
 import Testing
 
 @Suite struct ModularityTests {
-  let container = SampleContainer.make()
+  let container: DIContainer
+
+  init() async throws {
+    container = try await SampleContainer.start()
+  }
 
   private func name(_ value: Any) -> String { String(describing: type(of: value)) }
 
@@ -60,12 +64,12 @@ import Testing
     #expect(notifications.map(\.label) == ["SMTPConnection#1"])
   }
 
-  @Test func appendingNotificationsAloneLoadsTheFrameworksItImports() {
+  @Test func appendingNotificationsAloneLoadsTheFrameworksItImports() async throws {
     let container = DIContainer()
     container.register(ResourceTracker.init).lifetime(.perContainer(.single))
     container.append(framework: NotificationsFramework.self)
-    let stock: (any StockService)? = container.resolve()
-    let billing: (any BillingService)? = container.resolve()
+    let stock: (any StockService)? = try await container.resolveAsync()
+    let billing: (any BillingService)? = try await container.resolveAsync()
     #expect(stock != nil)
     #expect(billing != nil)
   }

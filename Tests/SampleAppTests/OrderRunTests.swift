@@ -18,8 +18,8 @@ import Testing
   }
 
   @Test(arguments: [1, 10, 13, 42])
-  func stockLeftIsStockMinusWhatWasPaidFor(seed: UInt64) {
-    let container = SampleContainer.make()
+  func stockLeftIsStockMinusWhatWasPaidFor(seed: UInt64) async throws {
+    let container = try await SampleContainer.start()
     let stock: any StockService = container.resolve()
     let initial = Dictionary(uniqueKeysWithValues: stock.levels.map { ($0.sku, $0.quantity) })
     let pipeline: OrderPipeline = container.resolve()
@@ -35,8 +35,8 @@ import Testing
     #expect(left.values.allSatisfy { $0 >= 0 })
   }
 
-  @Test func invoicesAddEightPercentTaxAndDeclineOverTheLimit() {
-    let container = SampleContainer.make()
+  @Test func invoicesAddEightPercentTaxAndDeclineOverTheLimit() async throws {
+    let container = try await SampleContainer.start()
     let billing: any BillingService = container.resolve()
     let order = Order(id: 1, customer: "ada", lines: [OrderLine(sku: "tee", quantity: 2)])
     let small = billing.charge(order, subtotal: 50_00)
@@ -47,12 +47,29 @@ import Testing
     #expect(!large.isPaid)
   }
 
-  @Test func runPrintsTheSameSummaryEveryTime() {
-    let result = SampleCLI.run(["run"])
+  @Test func runPrintsTheSameSummaryEveryTime() async {
+    let result = await SampleCLI.run(["run"])
     #expect(result.status == 0)
-    #expect(result == SampleCLI.run(["run", "--orders", "5", "--seed", "10"]))
+    #expect(result == (await SampleCLI.run(["run", "--orders", "5", "--seed", "10"])))
     #expect(result.output.contains("paid 2 ($138.24), card declined 1, no stock 2\n"))
     #expect(
       result.output.contains("  PaymentLedger#1: 8 entries, from Billing 3, Notifications 5\n"))
+  }
+
+  @Test func runShutsDownClosingEveryResourceNewestFirstAwaitingThePools() async {
+    let result = await SampleCLI.run(["run"])
+    #expect(
+      result.output.hasSuffix(
+        "await container.shutdown(): closed SMTPConnection#1, CardGateway#1, PaymentLedger#1,"
+          + " PaymentsDatabase#1, StockLedger#1, StockDatabase#1\n"))
+  }
+
+  @Test func aSynchronousRequestForAPoolNotConnectedYetSaysToResolveItAsynchronously() {
+    let container = SampleContainer.make()
+    let error = #expect(throws: DIError.self) {
+      let _: any StockService = try container.tryResolve()
+    }
+    #expect(error?.code == .asyncFactory)
+    #expect(error?.path.map(\.requested) == ["StockService", "ConnectionPool"])
   }
 }

@@ -8,7 +8,7 @@ import SampleAppCore
   import Darwin
 #endif
 
-let result = SampleCLI.run(Array(CommandLine.arguments.dropFirst()))
+let result = await SampleCLI.run(Array(CommandLine.arguments.dropFirst()))
 print(result.output, terminator: "")
 var errors = result.errors
 errors.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }

@@ -7,7 +7,10 @@ final class PaymentsDatabase: ConnectionPool {
   private let tracker: ResourceTracker
   private let statements = Atomic(0)
 
-  init(tracker: ResourceTracker) {
+  /// Connects: a real pool opens its connections over the network, so it is made by an
+  /// async factory (a tiny delay stands in for the round trips).
+  init(tracker: ResourceTracker) async throws {
+    try await Task.sleep(for: .milliseconds(1))
     self.tracker = tracker
     label = tracker.open("PaymentsDatabase")
   }
@@ -18,5 +21,9 @@ final class PaymentsDatabase: ConnectionPool {
 
   var statementCount: Int { statements.load(ordering: .relaxed) }
 
-  func close() { tracker.close(label) }
+  /// Closes the connections, waiting for the server to acknowledge it.
+  func close() async {
+    try? await Task.sleep(for: .milliseconds(1))
+    tracker.close(label)
+  }
 }

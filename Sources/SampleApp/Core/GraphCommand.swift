@@ -48,7 +48,7 @@ enum GraphCommand {
           guard other.framework != framework else { return other.name }
           return "\(other.name) (\(other.framework ?? "application"))"
         }
-        let root = component.isRoot ? ", root" : ""
+        let root = (component.isAsync ? ", async" : "") + (component.isRoot ? ", root" : "")
         let arrow = targets.isEmpty ? "" : " → " + targets.joined(separator: ", ")
         text += "  \(component.name) [\(component.lifetime)\(root)]\(arrow)\n"
       }

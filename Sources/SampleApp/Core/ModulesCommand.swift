@@ -1,3 +1,4 @@
+internal import Billing
 internal import DIContainer
 internal import DIFrameworks
 internal import OrderModel
@@ -12,19 +13,25 @@ enum ModulesCommand {
     own, or the one of the framework it imports), lists each framework's resources
     (manyInFramework), then calls clean(framework: BillingFramework.self) and shows which
     instances were dropped (resolved again: a new instance) and closed, and which were kept.
+    Billing's pool closes asynchronously, on a task of its own (clean(framework:) is
+    synchronous), and connects again at the next resolveAsync().
 
     """
 
   /// The framework whose instances the command drops.
   static var cleaned: (name: String, type: any DIFramework.Type) { SampleContainer.frameworks[1] }
 
-  static func run(_ arguments: inout Arguments) throws(UsageError) -> CommandResult {
+  static func run(_ arguments: inout Arguments) async throws(UsageError) -> CommandResult {
     try arguments.finish()
-    return CommandResult(status: 0, output: report())
+    do throws(DIError) {
+      return CommandResult(status: 0, output: try await report())
+    } catch {
+      return CommandResult(status: 1, output: "", errors: "sample-app: \(error)\n")
+    }
   }
 
-  static func report() -> String {
-    let container = SampleContainer.make()
+  static func report() async throws(DIError) -> String {
+    let container = try await SampleContainer.start()
     let tracker: ResourceTracker = container.resolve()
 
     var text =
@@ -43,7 +50,15 @@ enum ModulesCommand {
     _ = tracker.takeEvents()
     text += "\ncontainer.clean(framework: \(cleaned.name).self)\n"
     container.clean(framework: cleaned.type)
+    // The next request makes Billing's pool again; only an async one can connect it.
+    let _: any BillingService = try await container.resolveAsync()
     let after = resourcesByFramework(container)
+    // The pools' async onClean hooks run on tasks of their own: wait until they closed.
+    for ((_, old), (_, new)) in zip(before, after) {
+      for (oldResource, newResource) in zip(old, new) where oldResource !== newResource {
+        await tracker.waitUntilClosed(oldResource.label)
+      }
+    }
 
     var changes = TextTable(["framework", "before", "after", ""])
     for ((name, old), (_, new)) in zip(before, after) {

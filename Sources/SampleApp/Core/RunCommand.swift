@@ -11,19 +11,25 @@ enum RunCommand {
     Generates N orders (default 5, at most 1000) from seed S (default 10), sends each through
     Inventory (reserve stock), Billing (charge the card) and Notifications (tell the
     customer), and prints one line per order, the totals and who wrote to which audit log.
+    The connection pools connect before the first order; at the end the command shuts the
+    container down (await container.shutdown()) and prints what it closed, newest first.
 
     """
 
-  static func run(_ arguments: inout Arguments) throws(UsageError) -> CommandResult {
+  static func run(_ arguments: inout Arguments) async throws(UsageError) -> CommandResult {
     let count = try arguments.number("--orders", in: 1...1000) ?? 5
     let seed = try arguments.number("--seed", in: 0...Int.max) ?? 10
     try arguments.finish()
-    return CommandResult(status: 0, output: report(orders: count, seed: UInt64(seed)))
+    do throws(DIError) {
+      return CommandResult(status: 0, output: try await report(orders: count, seed: UInt64(seed)))
+    } catch {
+      return CommandResult(status: 1, output: "", errors: "sample-app: \(error)\n")
+    }
   }
 
-  static func report(orders count: Int, seed: UInt64) -> String {
-    let container = SampleContainer.make()
-    let pipeline: OrderPipeline = container.resolve()
+  static func report(orders count: Int, seed: UInt64) async throws(DIError) -> String {
+    let container = try await SampleContainer.start()  // connects the pools
+    let pipeline: OrderPipeline = container.resolve()  // reads the connected pools
     var generator = OrderGenerator(seed: seed)
     let outcomes = generator.orders(count).map(pipeline.process)
 
@@ -51,6 +57,13 @@ enum RunCommand {
     for log in auditLogs {
       text += "  \(log.label): \(log.entries.count) entries, from " + writers(of: log) + "\n"
     }
+
+    // A server's graceful shutdown: every resource closed, the pools' async closes awaited.
+    let tracker: ResourceTracker = container.resolve()
+    _ = tracker.takeEvents()
+    await container.shutdown()
+    let closed = tracker.takeEvents().filter { $0.hasPrefix("closed ") }.map { $0.dropFirst(7) }
+    text += "await container.shutdown(): closed " + closed.joined(separator: ", ") + "\n"
     return text
   }
 

@@ -4,7 +4,7 @@
 /// same code without spawning processes.
 ///
 /// ```swift
-/// let result = SampleCLI.run(["run", "--orders", "5"])
+/// let result = await SampleCLI.run(["run", "--orders", "5"])
 /// print(result.output, terminator: "")
 /// exit(result.status)
 /// ```
@@ -30,16 +30,17 @@ public enum SampleCLI {
 
     """
 
-  /// Runs the command line `arguments` (without the program name).
+  /// Runs the command line `arguments` (without the program name). It is `async`: the
+  /// frameworks' connection pools connect and close asynchronously.
   ///
   /// - Parameter arguments: The command and its options, such as `["graph", "--format", "dot"]`.
   /// - Returns: What to print and the exit status: 0, 1 when `validate` finds problems, 64
   ///   for an unknown command or a bad option.
   ///
   /// ```swift
-  /// let result = SampleCLI.run(["modules"])
+  /// let result = await SampleCLI.run(["modules"])
   /// ```
-  public static func run(_ arguments: [String]) -> CommandResult {
+  public static func run(_ arguments: [String]) async -> CommandResult {
     guard let command = arguments.first else {
       return CommandResult(
         status: UsageError.status, output: "", errors: "sample-app: missing command\n\n" + usage)
@@ -50,13 +51,15 @@ public enum SampleCLI {
       case "--help", "-h", "help":
         return CommandResult(status: 0, output: usage)
       case "run":
-        return options.wantsHelp ? help(RunCommand.help) : try RunCommand.run(&options)
+        return options.wantsHelp ? help(RunCommand.help) : try await RunCommand.run(&options)
       case "graph":
         return options.wantsHelp ? help(GraphCommand.help) : try GraphCommand.run(&options)
       case "validate":
-        return options.wantsHelp ? help(ValidateCommand.help) : try ValidateCommand.run(&options)
+        return options.wantsHelp
+          ? help(ValidateCommand.help) : try await ValidateCommand.run(&options)
       case "modules":
-        return options.wantsHelp ? help(ModulesCommand.help) : try ModulesCommand.run(&options)
+        return options.wantsHelp
+          ? help(ModulesCommand.help) : try await ModulesCommand.run(&options)
       default:
         throw UsageError("unknown command '\(command)' (commands: run, graph, validate, modules)")
       }

@@ -8,7 +8,7 @@ internal import OrderModel
 /// How the sample composes its container: three frameworks, the tracker, the pipeline.
 ///
 /// ```swift
-/// let container = SampleContainer.make()
+/// let container = try await SampleContainer.start()
 /// let stock: any StockService = container.resolve()
 /// ```
 public enum SampleContainer {
@@ -48,6 +48,28 @@ public enum SampleContainer {
       .append(framework: BillingFramework.self)
       .append(framework: NotificationsFramework.self)
     container.register(OrderPipeline.init).root()
+    return container
+  }
+
+  /// Makes the sample's container and connects its pools, as a server does before it
+  /// listens.
+  ///
+  /// The connection pools are made by async factories, which a synchronous `resolve()`
+  /// cannot run. Resolving the root once with `resolveAsync()` awaits them; their
+  /// `.perFramework` instances are then kept, so the commands' synchronous `resolve()`
+  /// calls read them.
+  ///
+  /// - Returns: The container of ``make(registersTracker:)``, its pools connected.
+  /// - Throws: The `DIError` of a pool that could not connect.
+  ///
+  /// ```swift
+  /// let container = try await SampleContainer.start()
+  /// // … serve …
+  /// await container.shutdown()
+  /// ```
+  public static func start() async throws(DIError) -> DIContainer {
+    let container = make()
+    let _: OrderPipeline = try await container.resolveAsync()
     return container
   }
 }

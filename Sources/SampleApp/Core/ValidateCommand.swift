@@ -23,10 +23,10 @@ enum ValidateCommand {
   /// One thing that must resolve, and how to describe what it resolved to.
   struct Check {
     let name: String
-    let resolve: (DIContainer) throws(DIError) -> String
+    let resolve: (DIContainer) async throws(DIError) -> String
   }
 
-  static func run(_ arguments: inout Arguments) throws(UsageError) -> CommandResult {
+  static func run(_ arguments: inout Arguments) async throws(UsageError) -> CommandResult {
     let missingTracker = arguments.flag("--missing-tracker")
     try arguments.finish()
     let container = SampleContainer.make(registersTracker: !missingTracker)
@@ -46,7 +46,7 @@ enum ValidateCommand {
     let checks = checks()
     for check in checks {
       do throws(DIError) {
-        table.append(["ok", check.name, try check.resolve(container)])
+        table.append(["ok", check.name, try await check.resolve(container)])
       } catch {
         table.append(["FAIL", check.name, String(error.description.prefix { $0 != "\n" })])
         failures.append((check.name, error))
@@ -67,8 +67,9 @@ enum ValidateCommand {
 
   static func checks() -> [Check] {
     var checks = [
-      Check(name: "OrderPipeline (root)") { container throws(DIError) in
-        TypeName.of(try container.tryResolve() as OrderPipeline)
+      // First, and asynchronously: it connects the pools the later checks read.
+      Check(name: "OrderPipeline (root)") { container async throws(DIError) in
+        TypeName.of(try await container.resolveAsync() as OrderPipeline)
       },
       Check(name: "any StockService from InventoryFramework") { container throws(DIError) in
         TypeName.of(try container.tryResolve(from: InventoryFramework.self) as any StockService)

@@ -2,14 +2,14 @@ internal import DIContainer
 internal import DIParts
 internal import OrderModel
 
-/// Inventory's database and audit log: one of each per framework, closed when dropped.
+/// Inventory's database (it connects and closes asynchronously) and audit log, per framework.
 final class InventoryStoragePart: DIPart {
   static func load(container: DIContainer) {
     container.register(StockDatabase.init)
       .as((any ConnectionPool).self)
       .as((any Resource).self)
       .lifetime(.perFramework(.single))
-      .onClean { $0.close() }
+      .onClean { await $0.close() }
     container.register(StockLedger.init)
       .as((any AuditLog).self)
       .as((any Resource).self)

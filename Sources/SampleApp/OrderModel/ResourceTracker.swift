@@ -85,4 +85,21 @@ public final class ResourceTracker: Sendable {
       return state.events
     }
   }
+
+  /// Suspends until the resource `label` is closed (at most about five seconds).
+  ///
+  /// A synchronous `clean(framework:)` hands a pool's `async` close to a task of its own;
+  /// the `modules` command waits for it before it prints what was closed. (A server needs
+  /// no such wait: `shutdown()` waits for those tasks.)
+  ///
+  /// - Parameter label: The label ``open(_:)`` gave the resource.
+  ///
+  /// ```swift
+  /// await tracker.waitUntilClosed("PaymentsDatabase#1")
+  /// ```
+  public func waitUntilClosed(_ label: String) async {
+    for _ in 0..<5_000 where isOpen(label) {
+      try? await Task.sleep(for: .milliseconds(1))
+    }
+  }
 }

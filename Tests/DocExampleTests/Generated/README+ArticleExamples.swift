@@ -37,3 +37,37 @@ func example_README_md_L15() throws {
   _ = orders
 #sourceLocation()
 }
+
+// From README.md:58
+func example_README_md_L58() async throws {
+#sourceLocation(file: "README.md", line: 59)
+  container.register { try Config.load() }                              // a throwing factory
+  container.register { (config: Config) async throws -> DatabasePool in
+    try await DatabasePool.connect(config.databaseURL)
+  }
+  .lifetime(.single)
+  container.register(MailQueue.init)                                    // init(pool:) async throws
+    .lifetime(.perContainer(.single))
+    .onClean { queue in await queue.flush() }                           // async teardown hook
+  try await container.initializeSingletonObjectsAsync()                 // async singletons at boot
+  let queue: MailQueue = try await container.resolveAsync()             // every resolve form has it
+  _ = queue
+#sourceLocation(file: "README.md", line: 69)
+  let later: AsyncLazy<MailQueue> = try await container.resolveAsync()  // async at .value only
+  _ = later
+#sourceLocation()
+}
+
+// From README.md:77
+func example_README_md_L77() async throws {
+#sourceLocation(file: "README.md", line: 78)
+  try await container.withScope { scope in          // a request scope for an async body,
+    let handler: Handler = try await scope.resolveAsync()   // closed, hooks awaited, when it ends
+    _ = handler
+#sourceLocation(file: "README.md", line: 80)
+    handler.handle(request)
+  }
+  await container.shutdown()                        // drops every instance, hooks newest first,
+                                                    // async ones awaited; later requests fail
+#sourceLocation()
+}
