@@ -122,6 +122,18 @@ private final class TnDependent {
     #expect(cache !== child.resolve() as TnCache)
   }
 
+  @Test func shuttingDownAChildLeavesTheParentsInstances() async throws {
+    let parent = production()
+    let child = DIContainer(parent: parent)
+    child.register(TnCache.init).lifetime(.perContainer(.single))
+    let repository: TnRepository = child.resolve()
+    let _: TnCache = child.resolve()
+    await child.shutdown()
+    #expect(repository === parent.resolve() as TnRepository)
+    let error = #expect(throws: DIError.self) { let _: TnCache = try child.tryResolve() }
+    #expect(error?.code == .containerShutDown)
+  }
+
   @Test func aChildKeepsItsParentAlive() {
     weak var weakParent: DIContainer?
     var child: DIContainer?
