@@ -33,9 +33,10 @@ extension DIContainer {
     _ initializer: @escaping @Sendable (repeat each Parameter) throws -> Impl
   ) -> DIComponentBuilder<Impl> {
     let factory: Factory = { (context: inout DIResolutionContext) throws(DIError) -> Any in
-      let values = (repeat try context.value((each Parameter).self, tag: nil))
+      // The parameters go straight to the initializer (a tuple of them would copy each);
+      // a failure to resolve one is a `DIError`, which `DIError(thrownBy:)` keeps.
       do {
-        return try initializer(repeat each values)
+        return try initializer(repeat try context.value((each Parameter).self, tag: nil))
       } catch {
         throw DIError(thrownBy: Impl.self, error)
       }
