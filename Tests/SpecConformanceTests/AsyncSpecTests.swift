@@ -698,17 +698,25 @@ final class AsyncRace<T: Sendable>: Sendable {
   func waitersShareAFailureAndNothingIsCached() async throws {
     let container = DIContainer()
     let started = Atomic(0)
+    let waiterRuns = Atomic(false)
     container.register { () async throws -> AsyncSlow in
       let attempt = started.add(1, ordering: .relaxed).newValue
-      // Time for the waiter to start waiting, on a loaded machine too.
-      try await Task.sleep(for: .seconds(1))
-      if attempt == 1 { throw AsyncSpecFailure(reason: "down") }
+      if attempt == 1 {
+        // The waiter runs, then has time to reach its wait, on a loaded machine too (the
+        // test pool may start a task late).
+        while !waiterRuns.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(5)) }
+        try await Task.sleep(for: .milliseconds(500))
+        throw AsyncSpecFailure(reason: "down")
+      }
       return AsyncSlow()
     }
     .lifetime(.perContainer(.single))
     let creator = Task { try await container.resolveAsync() as AsyncSlow }
     while started.load(ordering: .relaxed) == 0 { await Task.yield() }
-    let waiter = Task { try await container.resolveAsync() as AsyncSlow }
+    let waiter = Task {
+      waiterRuns.store(true, ordering: .relaxed)
+      return try await container.resolveAsync() as AsyncSlow
+    }
     let errors = [
       await #expect(throws: DIError.self) { _ = try await creator.value },
       await #expect(throws: DIError.self) { _ = try await waiter.value },
