@@ -145,8 +145,10 @@ private final class Report: Sendable {
     let container = DIContainer()
     let started = Atomic(0)
     container.register { () async throws -> Slow in
-      started.add(1, ordering: .relaxed)
-      try await Task.sleep(for: .seconds(2))
+      // The first making lasts until it is cancelled: the test's timing cannot end it.
+      if started.add(1, ordering: .relaxed).newValue == 1 {
+        while true { try await Task.sleep(for: .milliseconds(10)) }
+      }
       return await Slow()
     }.lifetime(.perContainer(.single))
     let creator = Task { try await container.resolveAsync() as Slow }
