@@ -17,18 +17,18 @@ func example_DIContainer_Register_swift_L24() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Register.swift:65
-func example_DIContainer_Register_swift_L65() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Register.swift", line: 66)
+// From Sources/DIContainer/API/DIContainer+Register.swift:66
+func example_DIContainer_Register_swift_L66() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Register.swift", line: 67)
   container.register { () -> Cat? in Cat(name: "Mimi") }
   let cat: Cat = container.resolve()
   _ = cat
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Register.swift:91
-func example_DIContainer_Register_swift_L91() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Register.swift", line: 92)
+// From Sources/DIContainer/API/DIContainer+Register.swift:92
+func example_DIContainer_Register_swift_L92() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Register.swift", line: 93)
   container.register(Presenter.self).injection(\.view)
   container.inject(into: presenter)
 #sourceLocation()
