@@ -62,7 +62,7 @@ extension DIContainer: DIResolver {
   public func tryInject<T>(into object: T) throws(DIError) {
     try DIResolutionContext.with(self, requester: nil) { (context) throws(DIError) in
       let name = String(describing: T.self)
-      guard let (entry, _) = context.snapshot.lookUp(ServiceKey(T.self)) else {
+      guard let entry = context.snapshot.lookUp(ServiceKey(T.self)) else {
         try context.checkNotShutDown(T.self)
         throw context.notRegistered(T.self, tag: nil)
       }

@@ -102,9 +102,9 @@ extension DIGraph {
     switch snapshot.lookUp(key) {
     case nil:
       return ([], [])
-    case .some((.single(let component), _)):
+    case .single(let component):
       return ([id(component)], [id(component)])
-    case .some((.multiple(let candidates), _)):
+    case .multiple(let candidates):
       let chosen = snapshot.choose(among: candidates, requester: asker.framework)
       return (candidates.all.map(id), chosen.map { [id($0)] } ?? [])
     }

@@ -22,7 +22,7 @@ extension DIResolutionContext {
     _ type: T.Type, tag: Any.Type?, arguments: RuntimeArguments? = nil
   ) throws(DIError) {
     let key = ServiceKey(T.self, tag: tag)
-    if let (entry, _) = snapshot.lookUp(key) {
+    if let entry = snapshot.lookUp(key) {
       _ = try choose(entry, for: T.self, tag: tag, arguments: arguments)
     } else if !(T.self is any DIParameterModifier.Type) {
       throw notRegistered(T.self, tag: tag)

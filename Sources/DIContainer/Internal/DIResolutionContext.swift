@@ -202,7 +202,7 @@ package struct DIResolutionContext {
   {
     try checkNotShutDown(T.self)
     if let parent = snapshot.parent,
-      let (entry, _) = parent.snapshot.lookUp(ServiceKey(T.self, tag: tag))
+      let entry = parent.snapshot.lookUp(ServiceKey(T.self, tag: tag))
     {
       return try instance(T.self, of: try choose(entry, for: T.self, tag: tag))
     }
@@ -238,7 +238,7 @@ package struct DIResolutionContext {
     if let entry = table._withUnsafeGuaranteedRef({ $0[key] }) {
       return try optionalInstance(Wrapped.self, of: entry)
     }
-    if let parent = snapshot.parent, let (entry, _) = parent.snapshot.lookUp(key) {
+    if let parent = snapshot.parent, let entry = parent.snapshot.lookUp(key) {
       return try optionalInstance(Wrapped.self, of: entry)
     }
     try checkNotShutDown(Wrapped.self)
@@ -387,7 +387,7 @@ package struct DIResolutionContext {
     -> T
   {
     guard depth == 0, argumentBuffer != nil,
-      let (entry, _) = snapshot.lookUp(ServiceKey(T.self, tag: tag))
+      let entry = snapshot.lookUp(ServiceKey(T.self, tag: tag))
     else { return try value(T.self, tag: tag) }
     let component = try choose(entry, for: T.self, tag: tag)
     do throws(DIError) {

@@ -107,11 +107,11 @@ final class Snapshot: Sendable {
   // MARK: - Levels (child containers)
 
   /// The candidates of `key` at the first level, from this one up through the parents,
-  /// that has any, and that level's snapshot: a child's candidates hide its parent's.
-  func lookUp(_ key: ServiceKey) -> (entry: ServiceEntry, level: Snapshot)? {
+  /// that has any: a child's candidates hide its parent's.
+  func lookUp(_ key: ServiceKey) -> ServiceEntry? {
     var level = self
     while true {
-      if let entry = level.table[key] { return (entry, level) }
+      if let entry = level.table[key] { return entry }
       guard let parent = level.parent else { return nil }
       level = parent.snapshot
     }
