@@ -359,6 +359,9 @@ final class AsyncPool: Sendable {
 var lazyPool: AsyncLazy<AsyncPool> { container.resolve() }
 var connections: AsyncProvider<AsyncPool> { container.resolve() }
 
+/// An async lazy value with an argument, for its examples.
+var asyncConnection: AsyncLazy1<Connection, String> { container.resolve() }
+
 /// An async provider with an argument, for its examples.
 var asyncKittens: AsyncProvider1<Kitten, String> { container.resolve() }
 
@@ -369,6 +372,9 @@ extension Config {
 }
 extension DatabasePool {
   static func connect(_ url: String) async throws -> DatabasePool { DatabasePool() }
+}
+extension Cat {
+  func eat(_ food: Food) async {}
 }
 final class MailQueue {
   init(pool: DatabasePool) async throws {}

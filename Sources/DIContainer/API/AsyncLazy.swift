@@ -16,8 +16,7 @@
 /// ```
 public final class AsyncLazy<T>: Sendable, CustomStringConvertible {
   let request: DelayedRequest
-  private let made = Locked<Instance?>(nil)
-  private let once = AsyncOnce()
+  private let once = AsyncMadeOnce()
 
   init(request: DelayedRequest) {
     self.request = request
@@ -31,15 +30,10 @@ public final class AsyncLazy<T>: Sendable, CustomStringConvertible {
   /// ```
   public var value: T {
     get async throws(DIError) {
-      let asyncRequest = AsyncRequest.current ?? AsyncRequest()
-      while true {
-        // `made` keeps only what `request` resolved as a `T`.
-        if let made = made.withLock({ $0 }) { return made.value as! T }
-        try await once.run(for: asyncRequest) { () async throws(DIError) in
-          let value = try await request.resolveAsync(T.self, arguments: nil)
-          made.withLock { $0 = Instance(value: value) }
-        }
-      }
+      // `once` keeps only what `request` resolved as a `T`.
+      try await once.value { () async throws(DIError) in
+        try await request.resolveAsync(T.self, arguments: nil)
+      } as! T
     }
   }
 
@@ -49,7 +43,17 @@ public final class AsyncLazy<T>: Sendable, CustomStringConvertible {
   /// if lazyPool.wasMade { try await lazyPool.value.close() }
   /// ```
   public var wasMade: Bool {
-    made.withLock { $0 != nil }
+    once.wasMade
+  }
+
+  /// Forgets the kept value: the next read makes a new one (a component with a caching
+  /// lifetime still answers with its cached instance).
+  ///
+  /// ```swift
+  /// lazyPool.clear()
+  /// ```
+  public func clear() {
+    once.clear()
   }
 
   /// The type and, once made, the value; describing it never makes the value.
@@ -58,8 +62,7 @@ public final class AsyncLazy<T>: Sendable, CustomStringConvertible {
   /// print(lazyPool)   // AsyncLazy<AsyncPool> (not made yet)
   /// ```
   public var description: String {
-    guard let made = made.withLock({ $0 }) else { return "\(request.name) (not made yet)" }
-    return "\(request.name): \(made.value)"
+    once.describe(request.name)
   }
 }
 

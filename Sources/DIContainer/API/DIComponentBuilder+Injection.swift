@@ -48,6 +48,9 @@ extension DIComponentBuilder {
 
   /// Calls a method with resolved parameters after the instance is made.
   ///
+  /// An error `method` throws fails the request with a ``DIError`` whose
+  /// ``DIError/code`` is ``DIError/Code/factoryFailed``.
+  ///
   /// - Parameters:
   ///   - cycle: Postpone the call until the graph is built (breaks a cycle).
   ///   - method: Receives the instance and its resolved parameters; modifiers apply.
@@ -58,15 +61,56 @@ extension DIComponentBuilder {
   /// ```
   @discardableResult
   public func injection<each Parameter>(
-    cycle: Bool = false, _ method: @escaping @Sendable (Impl, repeat each Parameter) -> Void
+    cycle: Bool = false, _ method: @escaping @Sendable (Impl, repeat each Parameter) throws -> Void
   ) -> Self {
-    var parameters: [DIRequest] = []
-    for parameter in repeat (each Parameter).self {
-      parameters.append(DIRequest(for: parameter))
+    let injection = Injection(
+      isCycleBreak: cycle, dependencies: DIRequest.describing(repeat (each Parameter).self)
+    ) {
+      (instance, context) throws(DIError) in
+      do {
+        try method(
+          try Self.target(instance), repeat try context.value((each Parameter).self, tag: nil))
+      } catch {
+        throw DIError(thrownBy: Impl.self, error)
+      }
     }
-    return add(cycle: cycle, parameters: parameters) { (instance, context) throws(DIError) in
-      method(try Self.target(instance), repeat try context.value((each Parameter).self, tag: nil))
+    return edit { $0.injections.append(injection) }
+  }
+
+  /// Calls an `async` method with resolved parameters after the instance is made: a
+  /// client that registers itself with a server, a consumer that subscribes.
+  ///
+  /// The component is then made asynchronously, like one with an async factory (see
+  /// the async `postInit(_:)`): its parameters may be async components, and it runs in
+  /// order with the other injections, awaited (cycle-breaking ones last).
+  ///
+  /// - Parameters:
+  ///   - cycle: Run it after the component's other injections.
+  ///   - method: Receives the instance and its resolved parameters; may suspend and throw.
+  /// - Returns: This builder.
+  ///
+  /// ```swift
+  /// container.register(Cat.init)
+  ///   .injection { (cat: Cat, food: Food) async in await cat.eat(food) }
+  /// ```
+  @discardableResult
+  public func injection<each Parameter>(
+    cycle: Bool = false,
+    _ method: @escaping @Sendable (Impl, repeat each Parameter) async throws -> Void
+  ) -> Self {
+    let injection = Injection(
+      isCycleBreak: cycle, dependencies: DIRequest.describing(repeat (each Parameter).self)
+    ) {
+      (instance, parameters) async throws(DIError) in
+      let target = try Self.target(instance)
+      let values = (repeat try await parameters.value((each Parameter).self))
+      do {
+        try await method(target, repeat each values)
+      } catch {
+        throw DIError(thrownBy: Impl.self, error)
+      }
     }
+    return edit { $0.injections.append(injection) }
   }
 
   /// `instance` as the component's type: what it makes, or what `inject(into:)` was given.

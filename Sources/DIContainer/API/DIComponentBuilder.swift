@@ -95,7 +95,10 @@ public struct DIComponentBuilder<Impl>: Sendable {
   /// Runs `action` after every injection of a new instance, cycle-breaking ones
   /// included.
   ///
-  /// - Parameter action: Receives the instance.
+  /// An error `action` throws fails the request with a ``DIError`` whose
+  /// ``DIError/code`` is ``DIError/Code/factoryFailed``, as a throwing factory's does.
+  ///
+  /// - Parameter action: Receives the instance; may throw.
   /// - Returns: This builder.
   ///
   /// ```swift
@@ -104,15 +107,32 @@ public struct DIComponentBuilder<Impl>: Sendable {
   ///   .postInit { presenter in presenter.interactor.delegate = presenter }
   /// ```
   @discardableResult
-  public func postInit(_ action: @escaping @Sendable (Impl) -> Void) -> Self {
-    edit { draft in
-      let previous = draft.postInit
-      draft.postInit = { instance in
-        previous?(instance)
-        // The component makes only `Impl` instances.
-        action(instance as! Impl)
-      }
-    }
+  public func postInit(_ action: @escaping @Sendable (Impl) throws -> Void) -> Self {
+    // The component makes only `Impl` instances.
+    edit { $0.postInit.append(.sync { instance in try action(instance as! Impl) }) }
+  }
+
+  /// Runs the `async` `action` after every injection of a new instance: a cache that
+  /// warms up, a consumer that subscribes.
+  ///
+  /// The component is then made asynchronously, like one with an async factory: by
+  /// ``DIResolver/resolveAsync()`` and the other async forms (a synchronous request fails
+  /// with ``DIError/Code/asyncFactory`` until a caching lifetime keeps an instance). Its
+  /// initializer, injections (cycle-breaking ones last) and `postInit` steps run in order;
+  /// a cycle through it cannot be broken. An error `action` throws fails the request with
+  /// ``DIError/Code/factoryFailed``, and nothing is cached.
+  ///
+  /// - Parameter action: Receives the instance; may suspend and throw.
+  /// - Returns: This builder.
+  ///
+  /// ```swift
+  /// container.register(MailQueue.init)
+  ///   .postInit { queue in await queue.flush() }
+  /// ```
+  @discardableResult
+  public func postInit(_ action: @escaping @Sendable (Impl) async throws -> Void) -> Self {
+    // The component makes only `Impl` instances.
+    edit { $0.postInit.append(.async { instance in try await action(instance as! Impl) }) }
   }
 
   /// Prefers this component among several candidates of a service.

@@ -61,20 +61,46 @@ extension DIContainer: DIResolver {
   /// ```
   public func tryInject<T>(into object: T) throws(DIError) {
     try DIResolutionContext.with(self, requester: nil) { (context) throws(DIError) in
-      let name = String(describing: T.self)
-      guard let entry = context.snapshot.lookUp(ServiceKey(T.self)) else {
-        try context.checkNotShutDown(T.self)
-        throw context.notRegistered(T.self, tag: nil)
-      }
-      let component = try context.choose(entry, for: T.self, tag: nil)
+      let component = try context.injectionTarget(T.self)
       do throws(DIError) {
+        guard component.completion == nil else { throw DIError(.asyncInjection) }
         try context.inject(component, into: object, frame: nil)
         try context.finish()
       } catch {
-        var error = error
-        error.enter(name, component: component.summary)
-        throw error
+        throw error.entering(T.self, component)
       }
+    }
+  }
+
+  /// Runs the property injections and `postInit` of the component registered for `T` on
+  /// `object`, awaiting the `async` ones and the async components they need: the form
+  /// for a component with an `async` injection or `postInit`, which
+  /// ``tryInject(into:)`` cannot run.
+  ///
+  /// - Parameter object: The instance.
+  /// - Throws: ``DIError`` when `T` has no single component or an injection fails.
+  ///
+  /// ```swift
+  /// try await container.injectAsync(into: presenter)
+  /// ```
+  public func injectAsync<T>(into object: T) async throws(DIError) {
+    let component = try await resolvingAsync(requester: nil, arguments: nil, requestScope: nil) {
+      (context) throws(DIError) in try context.injectionTarget(T.self)
+    }
+    do throws(DIError) {
+      if let completion = component.completion {
+        let parameters = AsyncParameters(
+          container: self, requester: component.framework, requestScope: nil)
+        try await completion.run(on: object, parameters)
+      } else {
+        try await resolvingAsync(requester: nil, arguments: nil, requestScope: nil) {
+          (context) throws(DIError) in
+          try context.inject(component, into: object, frame: nil)
+          try context.finish()
+        }
+      }
+    } catch {
+      throw error.entering(T.self, component)
     }
   }
 

@@ -110,10 +110,14 @@ extension DIError {
       // Named only when shown: an asynchronous request meets this error at every async
       // component it makes, and never shows it.
       let component = asyncNeed?.component.summary ?? failing
-      return "\(component) is made by an async factory, and this request is synchronous;"
+      return "\(component) is made asynchronously (an async factory, injection or postInit),"
+        + " and this request is synchronous;"
         + " resolve it with try await resolveAsync(), or make it at boot (try await"
         + " container.initializeSingletonObjectsAsync() for .single components), after which"
         + " synchronous requests read it."
+    case .asyncInjection:
+      return "\(failing) has an async injection or postInit, and inject(into:) is"
+        + " synchronous; use try await container.injectAsync(into:)."
     case .containerShutDown:
       return "the container was shut down (shutdown()); its requests fail from then on."
     case .storageMismatch(let message):

@@ -45,6 +45,9 @@ extension DIError {
     /// A synchronous request needs `component`, whose factory is `async` and whose instance
     /// is not made yet.
     case asyncFactory
+    /// A synchronous `inject(into:)` met a component whose injections or `postInit`
+    /// include an `async` one.
+    case asyncInjection
     /// The container was shut down.
     case containerShutDown
     /// A custom scope's storage misbehaved, as `message` says.
@@ -71,7 +74,7 @@ extension DIError {
       case .scopeClosed: .scopeClosed
       case .containerReleased: .containerReleased
       case .containerShutDown: .containerShutDown
-      case .asyncFactory: .asyncFactory
+      case .asyncFactory, .asyncInjection: .asyncFactory
       case .storageMismatch: .storageMismatch
       }
     }

@@ -4,13 +4,32 @@ struct AsyncParameters: Sendable {
   let container: DIContainer
   let requester: DIModuleID?
   let requestScope: DIRequestScope?
+  /// The runtime arguments of the request, when the component is the one asked for: a
+  /// synchronous initializer's `arg` parameters take them (an `[Any]`).
+  var arguments: Instance? = nil
 
   /// Resolves a parameter of type `T` (a service, or a modifier such as `Optional`).
   func value<T>(_ type: T.Type) async throws(DIError) -> T {
+    try await resolving { (context) throws(DIError) -> T in try context.value(T.self, tag: nil) }
+  }
+
+  /// Runs the synchronous `body` as a request of its own, making the async components it
+  /// meets (see ``DIContainer/resolvingAsync(requester:arguments:requestScope:_:)``).
+  func resolving<Value>(
+    withArguments: Bool = false, _ body: (inout DIResolutionContext) throws(DIError) -> Value
+  ) async throws(DIError) -> Value {
     try await container.resolvingAsync(
-      requester: requester, arguments: nil, requestScope: requestScope
-    ) { (context) throws(DIError) -> T in
-      try context.value(T.self, tag: nil)
+      requester: requester, arguments: withArguments ? arguments?.value as? [Any] : nil,
+      requestScope: requestScope, body)
+  }
+
+  /// The async form of a synchronous `factory`, for a component whose injections or
+  /// `postInit` must be awaited: the factory runs in a request of its own.
+  static func making(with factory: @escaping Factory) -> AsyncFactory {
+    { (parameters) async throws(DIError) -> Any in
+      try await parameters.resolving(withArguments: true) { (context) throws(DIError) -> Any in
+        try factory(&context)
+      }
     }
   }
 }
@@ -94,7 +113,7 @@ extension DIContainer {
     defer { request.end(component) }
     let parameters = AsyncParameters(
       container: need.container, requester: component.framework,
-      requestScope: need.requestScope)
+      requestScope: need.requestScope, arguments: need.arguments)
     let makeOne = { () async throws(DIError) -> Any in
       do throws(DIError) {
         return try await factory(parameters)

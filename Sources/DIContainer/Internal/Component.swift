@@ -44,7 +44,12 @@ final class Component: Sendable {
   /// Whether a new instance has anything to run after its initializer: injections or
   /// `postInit`.
   let needsInjection: Bool
-  let postInit: (@Sendable (Any) -> Void)?
+  /// The `postInit` steps, all synchronous, as one closure (nil: none, or `completion`
+  /// runs them).
+  let postInit: (@Sendable (Any) throws(DIError) -> Void)?
+  /// For a component with an `async` injection or `postInit`: its injections and
+  /// `postInit`, which its `asyncFactory` runs (its `factory` is nil then).
+  let completion: AsyncCompletion?
   /// The `onClean` hook, if any, made once with the component.
   let onClean: CleanHook?
   let isDefault: Bool
@@ -74,11 +79,19 @@ final class Component: Sendable {
     framework = draft.framework
     part = draft.part
     lifetime = draft.lifetime
-    factory = draft.factory
-    asyncFactory = draft.asyncFactory
+    let completion = AsyncCompletion(draft)
+    self.completion = completion
+    if let completion {
+      factory = nil
+      let make = draft.asyncFactory ?? draft.factory.map(AsyncParameters.making(with:))
+      asyncFactory = make.map(completion.factory(making:))
+    } else {
+      factory = draft.factory
+      asyncFactory = draft.asyncFactory
+    }
     switch storage {
     case .none, .objectGraph: asyncOnce = nil
-    default: asyncOnce = draft.asyncFactory == nil ? nil : AsyncOnce()
+    default: asyncOnce = asyncFactory == nil ? nil : AsyncOnce()
     }
     parameters = draft.parameters
     services = draft.services
@@ -91,8 +104,9 @@ final class Component: Sendable {
     takesArguments = !argumentTypes.isEmpty
     requiresArguments = arguments.contains { !($0.type is any NilArgument.Type) }
     self.owner = owner
-    needsInjection = !draft.injections.isEmpty || draft.postInit != nil
-    postInit = draft.postInit
+    needsInjection = completion == nil && (!draft.injections.isEmpty || !draft.postInit.isEmpty)
+    postInit =
+      completion == nil ? Self.synchronousPostInit(draft.postInit, draft.implementation) : nil
     isDefault = draft.isDefault
     isTest = draft.isTest
     isRoot = draft.isRoot
@@ -122,6 +136,24 @@ final class Component: Sendable {
       return zip(values, argumentParameters).allSatisfy { value, type in
         func accepts<Parameter>(_: Parameter.Type) -> Bool { value is Parameter }
         return accepts(type)
+      }
+    }
+  }
+
+  /// The synchronous `steps` as one closure, nil for none.
+  private static func synchronousPostInit(
+    _ steps: [InstanceStep], _ implementation: Any.Type
+  ) -> (@Sendable (Any) throws(DIError) -> Void)? {
+    guard !steps.isEmpty else { return nil }
+    let runs = steps.compactMap { step -> (@Sendable (Any) throws -> Void)? in
+      guard case .sync(let run) = step else { return nil }
+      return run
+    }
+    return { (instance) throws(DIError) in
+      do {
+        for run in runs { try run(instance) }
+      } catch {
+        throw DIError(thrownBy: implementation, error)
       }
     }
   }

@@ -16,9 +16,10 @@ struct ComponentDraft {
   var isImplementationAsked = false
   var lifetime: DILifetime = .prototype
   var injections: [Injection] = []
-  var postInit: (@Sendable (Any) -> Void)?
+  /// What to run after the injections of a new instance (`postInit`), in call order.
+  var postInit: [InstanceStep] = []
   /// What to run when the library drops an instance (`onClean`).
-  var onClean: [CleanHook.Step] = []
+  var onClean: [InstanceStep] = []
   var isDefault = false
   var isTest = false
   var isRoot = false

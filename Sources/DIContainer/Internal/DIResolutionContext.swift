@@ -679,7 +679,7 @@ package struct DIResolutionContext {
           instance: Instance(value: value), component: component, waiting: waiting,
           postponedBy: postponedBy))
     } else {
-      component.postInit?(value)
+      try component.postInit?(value)
     }
   }
 
@@ -709,12 +709,12 @@ package struct DIResolutionContext {
         for injection in component.injections where injection.isCycleBreak {
           try injection.run(pending.instance.value, &self)
         }
+        try component.postInit?(pending.instance.value)
       } catch {
         var error = error
         error.enter(component.name, component: component.summary)
         throw error
       }
-      component.postInit?(pending.instance.value)
     }
     // The postponed work is done: the cached instances it was about are complete.
     request.settleOpenMakings(from: openMakingsMark, keep: true)

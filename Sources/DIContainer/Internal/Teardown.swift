@@ -3,14 +3,8 @@ import Synchronization
 /// A component's `onClean` hooks, with the component's summary for the log line of a hook
 /// that throws.
 struct CleanHook: Sendable {
-  /// One `onClean` call's hook.
-  enum Step: Sendable {
-    case sync(@Sendable (Any) throws -> Void)
-    case async(@Sendable (Any) async throws -> Void)
-  }
-
   /// The hooks, in the order `onClean` added them.
-  let steps: [Step]
+  let steps: [InstanceStep]
   /// `DatabasePool (Billing, App.swift:12)`.
   let name: String
 }

@@ -19,24 +19,31 @@ func example_AsyncLazy_swift_L9() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/AsyncLazy.swift:29
-func example_AsyncLazy_swift_L29() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/AsyncLazy.swift", line: 30)
+// From Sources/DIContainer/API/AsyncLazy.swift:28
+func example_AsyncLazy_swift_L28() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/AsyncLazy.swift", line: 29)
   let pool = try await lazyPool.value
   _ = pool
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/AsyncLazy.swift:48
-func example_AsyncLazy_swift_L48() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/AsyncLazy.swift", line: 49)
+// From Sources/DIContainer/API/AsyncLazy.swift:42
+func example_AsyncLazy_swift_L42() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/AsyncLazy.swift", line: 43)
   if lazyPool.wasMade { try await lazyPool.value.close() }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/AsyncLazy.swift:57
-func example_AsyncLazy_swift_L57() throws {
-#sourceLocation(file: "Sources/DIContainer/API/AsyncLazy.swift", line: 58)
+// From Sources/DIContainer/API/AsyncLazy.swift:52
+func example_AsyncLazy_swift_L52() throws {
+#sourceLocation(file: "Sources/DIContainer/API/AsyncLazy.swift", line: 53)
+  lazyPool.clear()
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/AsyncLazy.swift:61
+func example_AsyncLazy_swift_L61() throws {
+#sourceLocation(file: "Sources/DIContainer/API/AsyncLazy.swift", line: 62)
   print(lazyPool)   // AsyncLazy<AsyncPool> (not made yet)
 #sourceLocation()
 }

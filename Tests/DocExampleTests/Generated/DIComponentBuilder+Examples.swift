@@ -44,32 +44,40 @@ func example_DIComponentBuilder_swift_L79() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:101
-func example_DIComponentBuilder_swift_L101() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 102)
+// From Sources/DIContainer/API/DIComponentBuilder.swift:104
+func example_DIComponentBuilder_swift_L104() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 105)
   container.register(Presenter.init)
     .injection(\.interactor)
     .postInit { presenter in presenter.interactor.delegate = presenter }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:122
-func example_DIComponentBuilder_swift_L122() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 123)
+// From Sources/DIContainer/API/DIComponentBuilder.swift:128
+func example_DIComponentBuilder_swift_L128() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 129)
+  container.register(MailQueue.init)
+    .postInit { queue in await queue.flush() }
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/DIComponentBuilder.swift:142
+func example_DIComponentBuilder_swift_L142() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 143)
   container.register { MainLogger(loggers: many($0)) }.as(Logger.self).default()
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:135
-func example_DIComponentBuilder_swift_L135() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 136)
+// From Sources/DIContainer/API/DIComponentBuilder.swift:155
+func example_DIComponentBuilder_swift_L155() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 156)
   container.register(FakeClock.init).as(Clock.self).test()
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:147
-func example_DIComponentBuilder_swift_L147() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 148)
+// From Sources/DIContainer/API/DIComponentBuilder.swift:167
+func example_DIComponentBuilder_swift_L167() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 168)
   container.register(Server.init).root()
 #sourceLocation()
 }

@@ -22,9 +22,17 @@ func example_DIComponentBuilder_Injection_swift_L33() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder+Injection.swift:56
-func example_DIComponentBuilder_Injection_swift_L56() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder+Injection.swift", line: 57)
+// From Sources/DIContainer/API/DIComponentBuilder+Injection.swift:59
+func example_DIComponentBuilder_Injection_swift_L59() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder+Injection.swift", line: 60)
   container.register(Cat.init).injection { cat, food in cat.feed(food) }
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/DIComponentBuilder+Injection.swift:92
+func example_DIComponentBuilder_Injection_swift_L92() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder+Injection.swift", line: 93)
+  container.register(Cat.init)
+    .injection { (cat: Cat, food: Food) async in await cat.eat(food) }
 #sourceLocation()
 }

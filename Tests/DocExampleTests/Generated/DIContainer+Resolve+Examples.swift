@@ -38,9 +38,16 @@ func example_DIContainer_Resolve_swift_L59() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Resolve.swift:103
-func example_DIContainer_Resolve_swift_L103() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 104)
+// From Sources/DIContainer/API/DIContainer+Resolve.swift:83
+func example_DIContainer_Resolve_swift_L83() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 84)
+  try await container.injectAsync(into: presenter)
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/DIContainer+Resolve.swift:129
+func example_DIContainer_Resolve_swift_L129() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 130)
   let cat: Cat = *container
   _ = cat
 #sourceLocation()

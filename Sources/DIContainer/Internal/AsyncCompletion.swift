@@ -1,0 +1,45 @@
+/// What follows the initializer of a component with an `async` injection or `postInit`:
+/// its injections in order (the cycle-breaking ones last), then its `postInit` steps,
+/// awaiting the async ones. Such a component is made whole by an asynchronous request,
+/// like one with an async factory.
+struct AsyncCompletion: Sendable {
+  let implementation: Any.Type
+  let injections: [Injection]
+  let postInit: [InstanceStep]
+
+  /// The completion of `draft`, if one of its injections or `postInit` steps is `async`.
+  init?(_ draft: borrowing ComponentDraft) {
+    guard draft.injections.contains(where: \.isAsync) || draft.postInit.contains(where: \.isAsync)
+    else { return nil }
+    implementation = draft.implementation
+    injections =
+      draft.injections.filter { !$0.isCycleBreak } + draft.injections.filter(\.isCycleBreak)
+    postInit = draft.postInit
+  }
+
+  /// Runs the injections and `postInit` steps on `instance`.
+  func run(on instance: Any, _ parameters: AsyncParameters) async throws(DIError) {
+    for injection in injections {
+      try await injection.runAsync(instance, parameters)
+    }
+    for step in postInit {
+      do {
+        switch step {
+        case .sync(let run): try run(instance)
+        case .async(let run): try await run(instance)
+        }
+      } catch {
+        throw DIError(thrownBy: implementation, error)
+      }
+    }
+  }
+
+  /// The async factory of the component: `make`, then this completion.
+  func factory(making make: @escaping AsyncFactory) -> AsyncFactory {
+    { (parameters) async throws(DIError) -> Any in
+      let instance = try await make(parameters)
+      try await run(on: instance, parameters)
+      return instance
+    }
+  }
+}
