@@ -56,9 +56,20 @@ func example_AsyncStartupAndShutdown_md_L81() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:95
-func example_AsyncStartupAndShutdown_md_L95() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 96)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:97
+func example_AsyncStartupAndShutdown_md_L97() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 98)
+  container.register(MailQueue.init)
+    .injection { (queue: MailQueue, pool: AsyncPool) async in await pool.close() }
+    .postInit { queue in await queue.flush() }
+  let queue: MailQueue = try await container.resolveAsync()
+  _ = queue
+#sourceLocation()
+}
+
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:118
+func example_AsyncStartupAndShutdown_md_L118() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 119)
   final class ReportJob {
     let pool: AsyncLazy<AsyncPool>
     init(pool: AsyncLazy<AsyncPool>) { self.pool = pool }
@@ -71,9 +82,9 @@ func example_AsyncStartupAndShutdown_md_L95() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:114
-func example_AsyncStartupAndShutdown_md_L114() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 115)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:137
+func example_AsyncStartupAndShutdown_md_L137() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 138)
   container.register { () async throws -> AsyncPool in try await AsyncPool.connect() }
     .lifetime(.single)
   try await container.initializeSingletonObjectsAsync()
@@ -82,18 +93,18 @@ func example_AsyncStartupAndShutdown_md_L114() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:132
-func example_AsyncStartupAndShutdown_md_L132() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 133)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:155
+func example_AsyncStartupAndShutdown_md_L155() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 156)
   container.register { () async throws -> AsyncPool in try await AsyncPool.connect() }
     .lifetime(.perFramework(.single))
     .onClean { pool in await pool.close() }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:150
-func example_AsyncStartupAndShutdown_md_L150() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 151)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:173
+func example_AsyncStartupAndShutdown_md_L173() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 174)
   func run(_ container: DIContainer) async throws {
     try await container.initializeSingletonObjectsAsync()
     // … serve requests until the process is asked to stop …
@@ -102,13 +113,13 @@ func example_AsyncStartupAndShutdown_md_L150() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:167
-func example_AsyncStartupAndShutdown_md_L167() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 168)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:190
+func example_AsyncStartupAndShutdown_md_L190() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 191)
   let status = try await container.withScope { scope in
     let handler: Handler = try await scope.resolveAsync()
     _ = handler
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 170)
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 193)
     handler.handle(request)
     return 200
   }
