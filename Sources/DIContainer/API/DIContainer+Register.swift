@@ -28,11 +28,12 @@ extension DIContainer {
   /// container.register { try Settings.load() }   // a throwing factory
   /// ```
   @discardableResult
+  @inlinable  // Specialized where it is called: the parameters' layout is known there.
   public func register<Impl, each Parameter>(
     file: StaticString = #fileID, line: UInt = #line,
     _ initializer: @escaping @Sendable (repeat each Parameter) throws -> Impl
   ) -> DIComponentBuilder<Impl> {
-    let factory: Factory = { (context: inout DIResolutionContext) throws(DIError) -> Any in
+    let factory = { @Sendable (context: inout DIResolutionContext) throws(DIError) -> Any in
       // The parameters go straight to the initializer (a tuple of them would copy each);
       // a failure to resolve one is a `DIError`, which `DIError(thrownBy:)` keeps.
       do {
@@ -100,6 +101,7 @@ extension DIContainer {
     add(Impl.self, file: file, line: line, factory: nil, parameters: [])
   }
 
+  @usableFromInline
   func add<Impl>(
     _ type: Impl.Type, file: StaticString, line: UInt, factory: Factory?,
     parameters: [DIRequest]

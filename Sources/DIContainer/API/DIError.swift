@@ -154,6 +154,7 @@ public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
   /// The error of a request whose factory for `implementation` threw `error`: the error
   /// itself when it is a ``DIError`` (a request the factory made failed, and says why),
   /// otherwise a ``Code/factoryFailed`` one carrying it.
+  @usableFromInline
   package init(thrownBy implementation: Any.Type, _ error: any Error) {
     if let error = error as? DIError {
       self = error

@@ -1,5 +1,6 @@
 /// How a component makes a new instance: resolves the initializer's parameters from the
 /// context and calls it.
+@usableFromInline
 typealias Factory = @Sendable (inout DIResolutionContext) throws(DIError) -> Any
 
 /// How an async component is made: its parameters resolved through `AsyncParameters`,

@@ -2,6 +2,7 @@
 /// `many(by(tag: Indoor.self, on: $0))` asks for every `Pet` tagged `Indoor`.
 ///
 /// Built once per registration; the graph uses it to draw edges.
+@usableFromInline
 package struct DIRequest: Sendable {
   /// The service type asked for.
   package var type: Any.Type
@@ -56,6 +57,7 @@ extension DIRequest {
 
 extension DIRequest {
   /// The requests of parameters of types `types`, in order.
+  @usableFromInline
   static func describing<each Parameter>(_ types: repeat (each Parameter).Type) -> [DIRequest] {
     var requests: [DIRequest] = []
     for type in repeat each types { requests.append(DIRequest(for: type)) }

@@ -5,6 +5,7 @@
 /// Lives on the stack of the resolution (see ``with(_:requester:arguments:graph:requestScope:_:)``)
 /// and is passed `inout` to every factory. A resolution allocates nothing of its own
 /// unless its graph needs an ``ObjectGraph``.
+@usableFromInline
 package struct DIResolutionContext {
   /// The container asked. Every entry point holds a strong reference to it for the whole
   /// resolution (it is the receiver of `resolve`, or a local of a delayed value's or a
@@ -176,6 +177,7 @@ package struct DIResolutionContext {
 
   /// Resolves a parameter of type `T`: a service, or a modifier such as `Optional`,
   /// `DIMany` or `Lazy`.
+  @usableFromInline
   package mutating func value<T>(_ type: T.Type, tag: Any.Type?) throws(DIError) -> T {
     let key = ServiceKey(T.self, tag: tag)
     if let index = table._withUnsafeGuaranteedRef({ $0.index(of: key) }) {
