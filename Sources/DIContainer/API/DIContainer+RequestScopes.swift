@@ -16,9 +16,7 @@ extension DIContainer {
   /// let log: RequestLog = scope.resolve()
   /// ```
   public func makeScope() -> DIRequestScope {
-    let scope = DIRequestScope(container: self)
-    openScopes.add(scope)
-    return scope
+    DIRequestScope(container: self)
   }
 
   /// The request scope of `owner` (a request, a connection, a job): made on first call,
@@ -43,9 +41,7 @@ extension DIContainer {
   /// ```
   public func scope(for owner: some AnyObject) -> DIRequestScope {
     let owned: OwnedScope = ownerScopes.get(for: owner) { _ in
-      let scope = DIRequestScope(container: self, holdingWeakly: true)
-      openScopes.add(scope)
-      return OwnedScope(scope)
+      OwnedScope(DIRequestScope(container: self, holdingWeakly: true))
     }
     return owned.scope
   }

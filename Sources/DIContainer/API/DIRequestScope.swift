@@ -81,10 +81,15 @@ public final class DIRequestScope: Sendable {
   }
 
   let reference: ContainerReference
-  let state = Locked(State())
+  let state: Locked<State>
+  /// Where the container records this scope while it is open, for `shutdown()`.
+  private let ticket: OpenScopes.Ticket
 
   init(container: DIContainer, holdingWeakly: Bool = false) {
     reference = holdingWeakly ? .weak(WeakReference(container)) : .strong(container)
+    let state = Locked(State())
+    self.state = state
+    ticket = container.openScopes.add(state)
   }
 
   deinit {
@@ -133,6 +138,14 @@ public final class DIRequestScope: Sendable {
   /// Closes the scope and returns the teardowns of the instances it dropped (none when it
   /// was closed already), for the caller to run after the scope's lock.
   func drop() -> [Teardown] {
+    let teardowns = Self.drop(state)
+    container?.openScopes.forget(ticket)
+    return teardowns
+  }
+
+  /// Closes the scope whose state is `state` and returns the teardowns of the instances
+  /// it dropped (none when it was closed already).
+  static func drop(_ state: Locked<State>) -> [Teardown] {
     let dropped = state.withLock { state -> [ObjectIdentifier: Slot]? in
       guard !state.isClosed else { return nil }
       state.isClosed = true
@@ -140,7 +153,6 @@ public final class DIRequestScope: Sendable {
       defer { state.slots = state.slots.filter { if case .making = $1 { true } else { false } } }
       return state.slots
     }
-    container?.openScopes.forget(self)
     guard let dropped else { return [] }
     var teardowns: [Teardown] = []
     for case .ready(let entry) in dropped.values {
