@@ -48,7 +48,7 @@ public final class DIRequestScope: Sendable {
   }
 
   struct State: CreationState {
-    var slots: [ObjectIdentifier: Slot] = [:]
+    var slots = ScopeSlots<Slot>()
     var isClosed = false
 
     func probe(_ key: ObjectIdentifier) -> CreationProbe {
@@ -146,16 +146,17 @@ public final class DIRequestScope: Sendable {
   /// Closes the scope whose state is `state` and returns the teardowns of the instances
   /// it dropped (none when it was closed already).
   static func drop(_ state: Locked<State>) -> [Teardown] {
-    let dropped = state.withLock { state -> [ObjectIdentifier: Slot]? in
+    let dropped = state.withLock { state -> [Slot]? in
       guard !state.isClosed else { return nil }
       state.isClosed = true
+      let dropped = state.slots.all
       // Makings under way stay: each ends by finding the scope closed.
-      defer { state.slots = state.slots.filter { if case .making = $1 { true } else { false } } }
-      return state.slots
+      state.slots.filter { if case .making = $0 { true } else { false } }
+      return dropped
     }
     guard let dropped else { return [] }
     var teardowns: [Teardown] = []
-    for case .ready(let entry) in dropped.values {
+    for case .ready(let entry) in dropped {
       guard let hook = entry.hook else { continue }
       teardowns.append(Teardown(instance: entry.instance, sequence: entry.sequence, hook: hook))
     }
