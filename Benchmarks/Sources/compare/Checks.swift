@@ -85,12 +85,12 @@ private func checkModularScenarios() -> [String] {
   let startUp = Scenarios.startUp()
   let components = startUp.makeGraph().components.count
   expect(components >= StartUp.count, "S9 DIContainer: \(components) components, not 10,000")
-  let head = startUp.resolve() as StartUpComponent<Digit4, Digit2, Digit7, Digit0>
-  let second = startUp.resolve() as StartUpComponent<Digit4, Digit2, Digit7, Digit1>
+  typealias Framework42 = StartUpNumber<Digit4, Digit2>
+  let head = startUp.resolve() as StartUpComponent<Framework42, StartUpNumber<Digit7, Digit0>>
+  let second = startUp.resolve() as StartUpComponent<Framework42, StartUpNumber<Digit7, Digit1>>
+  let headAgain = startUp.resolve() as StartUpComponent<Framework42, StartUpNumber<Digit7, Digit0>>
   expect(
-    head.next === second
-      && (startUp.resolve() as StartUpComponent<Digit4, Digit2, Digit7, Digit0>)
-        === head,
+    head.next === second && headAgain === head,
     "S9 DIContainer: a component is not its framework's single instance")
 
   let modular = Scenarios.makeModularContainer()

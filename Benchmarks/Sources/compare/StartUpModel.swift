@@ -2,9 +2,15 @@ import DIContainer
 import DIFrameworks
 
 // S9's 10,000 components in 100 frameworks, from a dozen declarations: a component type is
-// `StartUpComponent<FrameworkTens, FrameworkOnes, ChainDigit, Link>`, four decimal digits, so
-// every one is a distinct runtime type (a distinct registration) and no file declares 10,000
-// classes (S6's 1,000 generated classes already cost build time).
+// `StartUpComponent<StartUpNumber<Tens, Ones>, StartUpNumber<Chain, Link>>` (framework number,
+// position in it), so every one is a distinct runtime type (a distinct registration) and no
+// file declares 10,000 classes (S6's 1,000 generated classes already cost build time).
+//
+// Why two numbers and not four digit arguments: the Swift runtime finds a generic type's
+// metadata in a hash table whose hash mixes each argument's metadata address; the digits'
+// metadata lie within a few hundred bytes of each other, so `StartUpComponent<D, D, D, D>`
+// made nearly all 10,000 keys collide and the lookups, not the scenario, cost most of the
+// time. A `StartUpNumber` is made at run time, on the heap, and its addresses mix well.
 
 /// A decimal digit as a type, `Digit0` … `Digit9`.
 protocol StartUpDigit: SendableMetatype {
@@ -32,10 +38,13 @@ enum Digit9: StartUpDigit {
   static var isLast: Bool { true }
 }
 
-/// Component `Link` of chain `Chain` in framework number `Tens Ones`: it needs the chain's
-/// next component (the last one, `Digit9`, needs nothing), so a framework holds ten chains of
-/// ten and resolving a chain's head builds at most ten objects.
-final class StartUpComponent<Tens: StartUpDigit, Ones: StartUpDigit, Chain, Link: StartUpDigit> {
+/// A two-digit number as a type: a framework's number, or a component's position in it.
+enum StartUpNumber<Tens: StartUpDigit, Ones: StartUpDigit> {}
+
+/// The component at `Position` (`StartUpNumber<Chain, Link>`) of framework `Framework`: it
+/// needs its chain's next component (the last, `Link` = `Digit9`, needs nothing), so a
+/// framework holds ten chains of ten and resolving a chain's head builds at most ten objects.
+final class StartUpComponent<Framework, Position> {
   let next: AnyObject?
   init(next: AnyObject?) { self.next = next }
 }
@@ -51,11 +60,12 @@ enum StartUpFramework<Tens: StartUpDigit, Ones: StartUpDigit>: DIFramework {
   private static func register<Chain: StartUpDigit, Link: StartUpDigit>(
     _: Chain.Type, _: Link.Type, in container: DIContainer
   ) {
-    typealias Component = StartUpComponent<Tens, Ones, Chain, Link>
+    typealias Framework = StartUpNumber<Tens, Ones>
+    typealias Component = StartUpComponent<Framework, StartUpNumber<Chain, Link>>
     if Link.isLast {
       container.register { Component(next: nil) }.lifetime(.perFramework(.single))
     } else {
-      container.register { (next: StartUpComponent<Tens, Ones, Chain, Link.Next>) in
+      container.register { (next: StartUpComponent<Framework, StartUpNumber<Chain, Link.Next>>) in
         Component(next: next)
       }.lifetime(.perFramework(.single))
     }
@@ -64,8 +74,8 @@ enum StartUpFramework<Tens: StartUpDigit, Ones: StartUpDigit>: DIFramework {
 
 /// Something done to each of S9's component types (resolving it, making it by hand).
 protocol StartUpVisitor {
-  mutating func visit<Tens, Ones, Chain, Link>(
-    _ component: StartUpComponent<Tens, Ones, Chain, Link>.Type)
+  mutating func visit<Framework, Chain, Link>(
+    _ component: StartUpComponent<Framework, StartUpNumber<Chain, Link>>.Type)
 }
 
 /// S9's walks over its frameworks and component types.
@@ -108,7 +118,7 @@ enum StartUp {
   >(
     _: Tens.Type, _: Ones.Type, _: Chain.Type, _: Link.Type, _ visitor: inout some StartUpVisitor
   ) {
-    visitor.visit(StartUpComponent<Tens, Ones, Chain, Link>.self)
+    visitor.visit(StartUpComponent<StartUpNumber<Tens, Ones>, StartUpNumber<Chain, Link>>.self)
   }
 }
 
@@ -116,8 +126,10 @@ enum StartUp {
 struct StartUpResolver: StartUpVisitor {
   let container: DIContainer
 
-  func visit<Tens, Ones, Chain, Link>(_: StartUpComponent<Tens, Ones, Chain, Link>.Type) {
-    sink(container.resolve() as StartUpComponent<Tens, Ones, Chain, Link>)
+  func visit<Framework, Chain, Link>(
+    _: StartUpComponent<Framework, StartUpNumber<Chain, Link>>.Type
+  ) {
+    sink(container.resolve() as StartUpComponent<Framework, StartUpNumber<Chain, Link>>)
   }
 }
 
@@ -125,10 +137,11 @@ struct StartUpResolver: StartUpVisitor {
 struct StartUpMaker: StartUpVisitor {
   private var next: AnyObject?
 
-  mutating func visit<Tens, Ones, Chain, Link>(
-    _: StartUpComponent<Tens, Ones, Chain, Link>.Type
+  mutating func visit<Framework, Chain, Link>(
+    _: StartUpComponent<Framework, StartUpNumber<Chain, Link>>.Type
   ) {
-    let component = StartUpComponent<Tens, Ones, Chain, Link>(next: Link.isLast ? nil : next)
+    typealias Component = StartUpComponent<Framework, StartUpNumber<Chain, Link>>
+    let component = Component(next: Link.isLast ? nil : next)
     sink(component)
     next = component
   }
