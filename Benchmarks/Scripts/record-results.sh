@@ -29,6 +29,13 @@ table=$(swift run -c release --skip-build --package-path Benchmarks compare "$@"
   Swinject: two threads on one `container.synchronize()`d resolver.
 - S8: the five request objects by hand, the two `.scoped` ones made once; DIContainer:
   `makeScope()`, `resolve()`, `close()`; Swinject: a child container per request.
+- S9: making the 10,000 objects of the start-up graph, each passed its dependency; DIContainer:
+  a new container, 100 frameworks of 100 `.perFramework(.single)` components appended,
+  `makeGraph().validate()`, each component resolved once. Swinject has no frameworks (—).
+- S10: a `FeatureHandler` made with a lazily made shared store (`LazyShared`); DIContainer:
+  `resolve(from: ModularFeatureFramework.self)`, the handler's `.perFramework(.single)` store
+  chosen from its own framework over the imported one; Swinject (no frameworks): one
+  container, the store `.container`, the handler `.transient`.
 - S11: S3 by hand in the same async loop; DIContainer: `try await container.resolveAsync()`.
 - S12: a new `AsyncLazyShared` (a `Task` making the `Pool`, cached in a `Mutex`-guarded box)
   awaited by 64 tasks; DIContainer: a new container with an async `.perContainer(.single)`

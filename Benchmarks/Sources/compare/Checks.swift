@@ -1,4 +1,5 @@
 import DIContainer
+import DIFrameworks
 import Swinject
 
 /// Checks that each implementation makes the graph the scenario describes, so the timings
@@ -71,7 +72,40 @@ func checkScenarios() -> [String] {
       && swinjectHandler.service.context === swinjectHandler.service.repository.context,
     "S8 Swinject: wrong sharing within a request")
   expect(swinjectNext.log !== swinjectHandler.log, "S8 Swinject: shared across requests")
-  return problems + runBlocking { await checkAsyncScenarios() }
+  return problems + checkModularScenarios() + runBlocking { await checkAsyncScenarios() }
+}
+
+/// The checks of the framework scenarios, S9 and S10.
+private func checkModularScenarios() -> [String] {
+  var problems: [String] = []
+  func expect(_ condition: Bool, _ message: String) {
+    if !condition { problems.append(message) }
+  }
+
+  let startUp = Scenarios.startUp()
+  let components = startUp.makeGraph().components.count
+  expect(components >= StartUp.count, "S9 DIContainer: \(components) components, not 10,000")
+  typealias Framework42 = StartUpNumber<Digit4, Digit2>
+  let head = startUp.resolve() as StartUpComponent<Framework42, StartUpNumber<Digit7, Digit0>>
+  let second = startUp.resolve() as StartUpComponent<Framework42, StartUpNumber<Digit7, Digit1>>
+  let headAgain = startUp.resolve() as StartUpComponent<Framework42, StartUpNumber<Digit7, Digit0>>
+  expect(
+    head.next === second && headAgain === head,
+    "S9 DIContainer: a component is not its framework's single instance")
+
+  let modular = Scenarios.makeModularContainer()
+  let handler: FeatureHandler = modular.resolve(from: ModularFeatureFramework.self)
+  let again: FeatureHandler = modular.resolve(from: ModularFeatureFramework.self)
+  expect(
+    handler.store is FeatureStore && handler.store === again.store && handler !== again,
+    "S10 DIContainer: the handler does not get its own framework's single store")
+  let core: any ModularStore = modular.resolve(from: ModularCoreFramework.self)
+  expect(core is CoreStore, "S10 DIContainer: the imported framework's store is not its own")
+  let swinject = Scenarios.makeSwinjectModularContainer()
+  expect(
+    swinject.resolve(FeatureHandler.self)!.store === swinject.resolve(FeatureHandler.self)!.store,
+    "S10 Swinject: the store is not shared")
+  return problems
 }
 
 /// The checks of the async scenarios, S11 and S12.

@@ -1,8 +1,10 @@
 // `swift run -c release --package-path Benchmarks compare [--quick] [--rounds N]
-//   [--min-ms N] [--only S1,S3] [--profile S3 --count N]`
+//   [--min-ms N] [--only S1,S3] [--json FILE] [--profile S3 --count N]`
 //
 // Compares hand-written construction, DIContainer and Swinject 2.10 on the scenarios of
 // the issue and prints Markdown tables. See Benchmarks/README.md.
+
+import BenchSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -46,8 +48,14 @@ enum Compare {
         exit(2)
       }
       let operation = workload.setup()
+      bench_allocations_start()
       operation(count)
-      print("ran \(count) operations of \(scenario.id) with \(implementation.title)")
+      let allocations = bench_allocations_stop()
+      // Scripts/count-instructions.sh reads this line: the allocations of the `count`
+      // operations (not of the set-up), or "n/a" where the counter is unavailable.
+      print(
+        "ran \(count) operations of \(scenario.id) with \(implementation.title); allocations: "
+          + (allocations == UInt64.max ? "n/a" : "\(allocations)"))
       exit(0)
     }
 
@@ -81,7 +89,18 @@ enum Compare {
         + "\(harness.rounds) rounds, each measurement ≥ \(harness.minimumNanoseconds / 1_000_000) ms"
         + (quick ? " — QUICK MODE: numbers are not meaningful" : ""))
     print("")
-    print(Report(scenarios: scenarios, timings: timings, allocations: allocations).markdown())
+    let report = Report(scenarios: scenarios, timings: timings, allocations: allocations)
+    print(report.markdown())
+    if let path = option("--json") {
+      let json = report.json(
+        rounds: harness.rounds, minimumMilliseconds: harness.minimumNanoseconds / 1_000_000,
+        quick: quick)
+      guard Report.write(json, to: path) else {
+        log("cannot write \(path)")
+        exit(1)
+      }
+      log("wrote \(path)")
+    }
   }
 
   /// Progress, on standard error so standard output keeps only the tables.

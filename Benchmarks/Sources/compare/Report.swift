@@ -35,8 +35,11 @@ struct Report {
       "ns/op: median (min–max) over the rounds; ratios of medians. An S6 operation is the "
         + "whole scenario (container, 1,000 registrations, 1,000 resolves); an S7 operation is "
         + "one S3 graph, counted over both threads; an S12 operation is a new container and "
-        + "\(Scenarios.firstResolvers) tasks' first resolves. —: Swinject has no async "
-        + "resolution.")
+        + "\(Scenarios.firstResolvers) tasks' first resolves; an S9 operation is the whole "
+        + "start-up (10,000 registrations in 100 frameworks, validation, 10,000 resolves). "
+        + "—: Swinject has no form of it (no frameworks or validation: S9; no async "
+        + "resolution: S11, S12); its S10 is one container, store `.container`, handler "
+        + "`.transient` (no frameworks).")
     if let scaling = scalingLine() { lines += ["", scaling] }
     if let async = asyncLine() { lines += ["", async] }
     lines += ["", "Heap allocations per operation (counted on one thread after a warm-up):", ""]

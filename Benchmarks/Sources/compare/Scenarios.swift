@@ -1,10 +1,10 @@
 import DIContainer
 import Swinject
 
-/// The scenarios of the issues, S1–S8, S11 and S12, each for the implementations that have a
+/// The scenarios of the issues, S1–S12, each for the implementations that have a
 /// form of it.
 enum Scenarios {
-  static let all: [Scenario] = [s1, s2, s3, s4, s5, s6, s7, s8, s11, s12]
+  static let all: [Scenario] = [s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12]
 
   /// S1: resolve a container-scoped singleton.
   static let s1 = Scenario(id: "S1", title: "resolve a container-scoped singleton", goal: 4) {
