@@ -48,7 +48,7 @@ public final class DIRequestScope: Sendable {
   }
 
   struct State: CreationState {
-    var slots = ScopeSlots<Slot>()
+    var slots = SmallIdentityMap<Slot>()
     var isClosed = false
 
     func probe(_ key: ObjectIdentifier) -> CreationProbe {
@@ -151,7 +151,7 @@ public final class DIRequestScope: Sendable {
       state.isClosed = true
       let dropped = state.slots.all
       // Makings under way stay: each ends by finding the scope closed.
-      state.slots.filter { if case .making = $0 { true } else { false } }
+      state.slots.update { if case .making = $0 { $0 } else { nil } }
       return dropped
     }
     guard let dropped else { return [] }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What one `resolve` call shares: its `.objectGraph` instances and the injections it
 /// postponed until the graph is built (`injection(cycle: true, …)`).
 ///
@@ -33,14 +35,14 @@ package final class ObjectGraph: Sendable {
   }
 
   private struct State {
-    var instances: [ObjectIdentifier: Slot] = [:]
+    var instances = SmallIdentityMap<Slot>()
     var pending: [Pending] = []
     var nextPending = 0
     /// The resolutions using the graph: the one that made it, then delayed ones.
     var users = 1
   }
 
-  private let state = Locked(State())
+  private let state = Mutex(State())
 
   func instance(of component: Component) -> Any? {
     state.withLock { state -> Any? in
@@ -68,14 +70,10 @@ package final class ObjectGraph: Sendable {
       state.users = max(state.users - 1, 0)
       guard state.users == 0 else { return [] }
       var dropped: [Instance] = []
-      for (key, slot) in state.instances {
-        guard case .strong(let instance) = slot else { continue }
-        if let object = classInstance(instance.value) {
-          state.instances[key] = .weak(WeakReference(object))
-        } else {
-          state.instances[key] = nil
-        }
+      state.instances.update { slot in
+        guard case .strong(let instance) = slot else { return slot }
         dropped.append(instance)
+        return classInstance(instance.value).map { .weak(WeakReference($0)) }
       }
       return dropped
     }

@@ -1,9 +1,10 @@
-/// What a request scope keeps per `.scoped` component, found by the component's key.
+/// A map keyed by object identity for the few entries of a request scope or an object
+/// graph (their instances, by component).
 ///
-/// A scope holds a few entries: they sit in two parallel arrays searched from the start,
-/// which costs less than hashing the key. Past ``indexedCount`` entries a dictionary
-/// indexes them, so a scope with many components stays linear in their number.
-struct ScopeSlots<Slot> {
+/// The entries sit in two parallel arrays searched from the start, which costs less than
+/// hashing the key when there are few. Past ``indexedCount`` entries a dictionary indexes
+/// them, so a map with many entries stays linear in their number.
+struct SmallIdentityMap<Slot> {
   private var keys: [ObjectIdentifier] = []
   private var slots: [Slot] = []
   /// The position of each key, once there are more than ``indexedCount`` of them.
@@ -34,11 +35,13 @@ struct ScopeSlots<Slot> {
   /// Every slot, in the order they were added (but for removals).
   var all: [Slot] { slots }
 
-  /// Keeps only the slots for which `isIncluded` is true.
-  mutating func filter(_ isIncluded: (Slot) -> Bool) {
-    var kept = ScopeSlots()
-    for (key, slot) in zip(keys, slots) where isIncluded(slot) { kept.append(slot, for: key) }
-    self = kept
+  /// Replaces every slot with what `transform` makes of it; nil removes it.
+  mutating func update(_ transform: (Slot) -> Slot?) {
+    var updated = SmallIdentityMap()
+    for (key, slot) in zip(keys, slots) {
+      if let new = transform(slot) { updated.append(new, for: key) }
+    }
+    self = updated
   }
 
   private func position(of key: ObjectIdentifier) -> Int? {
