@@ -49,12 +49,12 @@ private func aiiWithin<R: Sendable>(
     box.withLock { $0 = result }
     done.withLock { $0 = true }
   }
-  _ = task
   let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
   while ContinuousClock.now < deadline {
     if done.withLock({ $0 }) { return box.withLock { $0 } }
     try? await Task.sleep(for: .milliseconds(5))
   }
+  task.cancel()
   return nil
 }
 
@@ -191,6 +191,22 @@ private final class AIIPingA: @unchecked Sendable { init() {} }
 private final class AIIPingB: @unchecked Sendable { init() {} }
 
 private final class AIIUnregistered { init() {} }
+
+private final class AIIHub: @unchecked Sendable {
+  var plugins: [String] = []
+  var missingWasNil: Bool?
+  var providerWarm: [Bool] = []
+  init() {}
+}
+private final class AIIGraphMate: @unchecked Sendable {
+  let thing: AIIThing
+  init(thing: AIIThing) { self.thing = thing }
+}
+private final class AIIGraphRoot: @unchecked Sendable {
+  let thing: AIIThing
+  let mate: AIIGraphMate
+  init(thing: AIIThing, mate: AIIGraphMate) { self.thing = thing; self.mate = mate }
+}
 
 // MARK: - Suite
 
@@ -1059,5 +1075,325 @@ struct AsyncInjectionIndependentTests {
       #expect(thing.isWarm)
     }
     #expect(box.object == nil)
+  }
+
+  // MARK: Second wave
+
+  @Test(.timeLimit(.minutes(1)))
+  func manyOptionalAndAsyncProviderParametersOfAnAsyncInjection() async throws {
+    let container = DIContainer()
+    container.register(AIIPluginA.init).as(AIIPlugin.self).postInit { p in await p.warmUp() }
+    container.register(AIIPluginB.init).as(AIIPlugin.self)
+      .injection { (p: AIIPluginB) async in await p.warmUp() }
+    container.register(AIIHub.init)
+      .injection { (h: AIIHub, ps: DIMany<AIIPlugin>, missing: AIIUnregistered?, prov: AsyncProvider<AIIPluginA>) async throws in
+        let all: [AIIPlugin] = many(ps)
+        h.plugins = all.map { "\(type(of: $0)) warm=\($0.isWarm)" }
+        h.missingWasNil = missing == nil
+        let one = try await prov.value
+        let two = try await prov.value
+        h.providerWarm = [one.isWarm, two.isWarm, one !== two]
+      }
+    let hub: AIIHub = try await container.resolveAsync()
+    #expect(hub.plugins == ["AIIPluginA warm=true", "AIIPluginB warm=true"])
+    #expect(hub.missingWasNil == true)
+    #expect(hub.providerWarm == [true, true, true])
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func reentrantResolutionInsidePostInitsWorks() async throws {
+    let container = DIContainer()
+    let weak = AIIWeakBox(container)
+    let log = AIILog()
+    container.register { AIIDep(name: "inner") }
+      .lifetime(.perContainer(.single))
+      .postInit { d in await d.warmUp() }
+    container.register { AIIGreeter(name: "sync") }
+    container.register { AIIThing(log: log) }
+      .lifetime(.perContainer(.single))
+      .postInit { t in
+        let g: AIIGreeter = try weak.object!.tryResolve()
+        t.log.add("sync nested \(g.name)")
+      }
+      .postInit { t in
+        let d: AIIDep = try await weak.object!.resolveAsync()
+        t.log.add("async nested \(d.name) warm=\(d.isWarm)")
+      }
+    let things = try await withThrowingTaskGroup(of: AIIThing.self) { group in
+      for _ in 0..<16 { group.addTask { try await container.resolveAsync() } }
+      var all: [AIIThing] = []
+      for try await t in group { all.append(t) }
+      return all
+    }
+    #expect(things.allSatisfy { $0 === things[0] })
+    #expect(log.all == ["init", "sync nested sync", "async nested inner warm=true"])
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func objectGraphCycleThroughAsyncCycleInjectionIsACycleNotAHangAndSyncOneStillWorks() async throws {
+    let container = DIContainer()
+    container.register(AIILoopA.init)
+      .lifetime(.objectGraph)
+      .injection(cycle: true) { (a: AIILoopA, b: AIILoopB) async in a.b = b }
+    container.register(AIILoopB.init).lifetime(.objectGraph)
+    let outcome = await aiiWithin(seconds: 15) { () -> String in
+      do throws(DIError) {
+        let a: AIILoopA = try await container.resolveAsync()
+        return a.b?.a === a ? "built" : "built-unshared"
+      } catch {
+        return "\(error.code)"
+      }
+    }
+    #expect(outcome != nil, "hung")
+    #expect(outcome == "\(DIError.Code.cycle)")
+
+    let plain = DIContainer()
+    plain.register(AIILoopA.init).lifetime(.objectGraph).injection(cycle: true, \.b)
+    plain.register(AIILoopB.init).lifetime(.objectGraph)
+    let a: AIILoopA = try plain.tryResolve()
+    #expect(a.b?.a === a)
+    let a2: AIILoopA = try await plain.resolveAsync()
+    #expect(a2.b?.a === a2)
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func everyObjectGraphInstanceGetsItsAsyncPostInitExactlyOnce() async throws {
+    let container = DIContainer()
+    let log = AIILog()
+    let posts = AIICounter()
+    container.register { AIIThing(log: log) }
+      .lifetime(.objectGraph)
+      .postInit { t in await t.warmUp(); posts.next() }
+    container.register(AIIGraphMate.init)
+    container.register(AIIGraphRoot.init)
+    let root: AIIGraphRoot = try await container.resolveAsync()
+    #expect(root.thing.isWarm && root.mate.thing.isWarm)
+    let distinct = root.thing === root.mate.thing ? 1 : 2
+    #expect(posts.value == distinct)
+    #expect(log.all.filter { $0 == "init" }.count == distinct)
+  }
+
+  /// KNOWN DEFECT: a `.weak` lifetime (`.perContainer(.weak)`, `.perApplication(.weak)`,
+  /// `.custom` with a `.weak` scope; async factories too) never finishes an async request:
+  /// the request makes an instance, keeps it weakly, drops it, finds nothing and makes another
+  /// one, forever (thousands of instances a second; it starves a 2-core pool). The postInit
+  /// here throws when cancelled, so that the runaway request ends when the test gives up.
+  @Test(.timeLimit(.minutes(1)))
+  func weakLifetimeWithAsyncPostInitIsSharedWhileHeldThenRemade() async throws {
+    for lifetime in [
+      DILifetime.perContainer(.weak), .perApplication(.weak),
+      .custom(DIScope(name: "AIIWeak", storage: DICacheStorage(), policy: .weak)),
+    ] {
+      let container = DIContainer()
+      let log = AIILog()
+      let inits = AIICounter()
+      container.register { () -> AIIThing in AIIThing(log: log, serial: inits.next()) }
+        .lifetime(lifetime)
+        .postInit { t in try await Task.sleep(for: .milliseconds(1)); await t.warmUp() }
+      let outcome = await aiiWithin(seconds: 3) { () -> String in
+        do throws(DIError) {
+          let held: AIIThing = try await container.resolveAsync()
+          let again: AIIThing = try await container.resolveAsync()
+          let sync: AIIThing = try container.tryResolve()
+          return "same=\(held === again && again === sync) warm=\(held.isWarm)"
+        } catch {
+          return "\(error.code)"
+        }
+      }
+      try await Task.sleep(for: .milliseconds(50))  // the cancelled runaway request ends
+      withKnownIssue("\(lifetime) + async postInit: resolveAsync livelocks (inits=\(inits.value))") {
+        #expect(outcome == "same=true warm=true")
+        #expect(inits.value == 1)
+      }
+    }
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func syncManyNeverYieldsHalfMadeElements() throws {
+    let container = DIContainer()
+    container.register(AIIPluginA.init).as(AIIPlugin.self).postInit { p in await p.warmUp() }
+    container.register(AIIPluginB.init).as(AIIPlugin.self)
+    do {
+      let plugins: [AIIPlugin] = many(try container.tryResolve())
+      #expect(plugins.allSatisfy { $0.isWarm || $0 is AIIPluginB }, "half-made element")
+      #expect(plugins.count == 2, "a sync many silently left out the async candidate: \(plugins)")
+    } catch {
+      #expect(error.code == .asyncFactory)
+    }
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func cancelledFirstAsyncLazyCallDoesNotFailAConcurrentCaller() async throws {
+    let container = DIContainer()
+    let gate = AIIGate()
+    let made = AIICounter()
+    container.register { () -> AIIGreeter in made.next(); return AIIGreeter(name: "lazy") }
+      .postInit { _ in try await gate.wait() }
+    let lazy: AsyncLazy<AIIGreeter> = container.resolve()
+    let first = Task { try await lazy.value }
+    await aiiWaitUntil { made.value == 1 }
+    let second = Task { try await lazy.value }
+    try await Task.sleep(for: .milliseconds(30))
+    first.cancel()
+    _ = await first.result
+    try await Task.sleep(for: .milliseconds(30))
+    gate.open()
+    let value = try await second.value
+    #expect(value.name == "lazy")
+    #expect(lazy.wasMade)
+
+    // The same with AsyncLazy1.
+    let gate1 = AIIGate()
+    let made1 = AIICounter()
+    let c1 = DIContainer()
+    c1.register { (n: DIArg<String>) -> AIIGreeter in made1.next(); return AIIGreeter(name: arg(n)) }
+      .postInit { _ in try await gate1.wait() }
+    let lazy1: AsyncLazy1<AIIGreeter, String> = c1.resolve()
+    let f1 = Task { try await lazy1.value("first") }
+    await aiiWaitUntil { made1.value == 1 }
+    let s1 = Task { try await lazy1.value("second") }
+    try await Task.sleep(for: .milliseconds(30))
+    f1.cancel()
+    _ = await f1.result
+    try await Task.sleep(for: .milliseconds(30))
+    gate1.open()
+    let v1 = try await s1.value
+    #expect(v1.name == "second")
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func asyncLazy1WithWrongArgumentTypeIsADIErrorAndKeepsNothing() async throws {
+    let container = DIContainer()
+    container.register { AIIGreeter(name: arg($0)) }.postInit { g in await g.warmUp() }
+    let lazy: AsyncLazy1<AIIGreeter, Int> = container.resolve()
+    let error = await aiiCode { _ = try await lazy.value(42) }
+    #expect(error != nil)
+    #expect(!lazy.wasMade)
+    let description = lazy.description
+    #expect(description.contains("AIIGreeter"))
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func scopeClosedDuringAnInFlightScopedCreationLeaksNoInstance() async throws {
+    let container = DIContainer()
+    let log = AIILog()
+    let gate = AIIGate()
+    let cleans = AIICounter()
+    let inits = AIICounter()
+    container.register { () -> AIIThing in AIIThing(log: log, serial: inits.next()) }
+      .lifetime(.scoped)
+      .postInit { _ in try await gate.wait() }
+      .onClean { _ in cleans.next() }
+    let scope = container.makeScope()
+    let creator = Task { () throws(DIError) -> AIIThing in try await scope.resolveAsync() }
+    await aiiWaitUntil { inits.value == 1 }
+    scope.close()
+    gate.open()
+    let result = await creator.result
+    // Either the request fails (scope closed) or the instance made after close is dropped
+    // with its hook; it must never stay cached in a closed scope with its hook lost.
+    if case .success = result {
+      await aiiWaitUntil { cleans.value >= 1 }
+      #expect(cleans.value == 1, "an instance made into a closed scope never had its onClean run")
+    } else {
+      #expect(cleans.value <= 1)
+    }
+    #expect(throws: DIError.self) { let _: AIIThing = try scope.tryResolve() }
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func shutdownDuringAnInFlightCreationLeavesNothingBehind() async throws {
+    let container = DIContainer()
+    let log = AIILog()
+    let gate = AIIGate()
+    let cleans = AIICounter()
+    let inits = AIICounter()
+    container.register { () -> AIIThing in AIIThing(log: log, serial: inits.next()) }
+      .lifetime(.perContainer(.single))
+      .postInit { _ in try await gate.wait() }
+      .onClean { _ in cleans.next() }
+    let creator = Task { () throws(DIError) -> AIIThing in try await container.resolveAsync() }
+    await aiiWaitUntil { inits.value == 1 }
+    let stopper = Task { await container.shutdown() }
+    try await Task.sleep(for: .milliseconds(30))
+    gate.open()
+    let result = await creator.result
+    await stopper.value
+    if case .success = result {
+      await aiiWaitUntil { cleans.value >= 1 }
+      #expect(cleans.value == 1, "an instance finished during shutdown never had its onClean run")
+    }
+    let after = await aiiCode { let _: AIIThing = try await container.resolveAsync() }
+    #expect(after?.code == .containerShutDown)
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func childContainerResolvesParentAsyncInjectedComponentsWithTheRightDependencies() async throws {
+    let parent = DIContainer()
+    let log = AIILog()
+    parent.register { AIIDep(name: "parent") }
+    parent.register { AIIThing(log: log) }
+      .injection { (t: AIIThing, d: AIIDep) async in await t.attach(d.name) }
+    parent.register { AIIGreeter(name: "shared") }
+      .lifetime(.perContainer(.single))
+      .injection { (g: AIIGreeter, d: AIIDep) async in await g.warmUp(); _ = d }
+    let child = DIContainer(parent: parent)
+    child.register { AIIDep(name: "child") }
+
+    let viaChild: AIIThing = try await child.resolveAsync()
+    #expect(viaChild.attachedNames == ["child"])
+    let viaParent: AIIThing = try await parent.resolveAsync()
+    #expect(viaParent.attachedNames == ["parent"])
+
+    let shared: AIIGreeter = try await child.resolveAsync()
+    let sharedSync: AIIGreeter = try parent.tryResolve()
+    #expect(shared === sharedSync)
+
+    child.register(AIIScreen.self).injection(\.dep).postInit { s in await Task.yield(); s.log.add("p") }
+    let screen = AIIScreen()
+    try await child.injectAsync(into: screen)
+    #expect(screen.dep?.name == "child")
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func initializeSingletonObjectsAsyncRunsAsyncPostInitOnceAndRetriesAfterAFailure() async throws {
+    let container = DIContainer()
+    let attempts = AIICounter()
+    let posts = AIICounter()
+    container.register { AIIGreeter(name: "boot") }
+      .lifetime(.single)
+      .postInit { g in
+        await g.warmUp()
+        if attempts.next() == 1 { throw AIIBoom(code: 11) }
+        posts.next()
+      }
+    let error = await aiiCode { try await container.initializeSingletonObjectsAsync() }
+    #expect(error?.code == .factoryFailed)
+    #expect(throws: DIError.self) { let _: AIIGreeter = try container.tryResolve() }
+    try await container.initializeSingletonObjectsAsync()
+    let g: AIIGreeter = try container.tryResolve()
+    #expect(g.isWarm)
+    try await container.initializeSingletonObjectsAsync()
+    #expect(posts.value == 1)
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func injectAsyncOnManyObjectsConcurrentlyInjectsEachOnce() async throws {
+    let container = DIContainer()
+    let posts = AIICounter()
+    container.register { () async -> AIIDep in await Task.yield(); return AIIDep(name: "d") }
+      .lifetime(.perContainer(.single))
+    container.register(AIIScreen.self)
+      .injection(\.dep)
+      .postInit { s in await Task.yield(); s.log.add("post"); posts.next() }
+    let screens = (0..<48).map { _ in AIIScreen() }
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for screen in screens { group.addTask { try await container.injectAsync(into: screen) } }
+      try await group.waitForAll()
+    }
+    #expect(posts.value == 48)
+    #expect(screens.allSatisfy { $0.log.all == ["post"] && $0.dep === screens[0].dep })
+    let missing = await aiiCode { try await container.injectAsync(into: AIIUnregistered()) }
+    #expect(missing?.code == .notRegistered)
   }
 }
