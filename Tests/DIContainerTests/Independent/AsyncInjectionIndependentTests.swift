@@ -397,6 +397,7 @@ struct AsyncInjectionIndependentTests {
     #expect(e.underlyingError as? AIIBoom == AIIBoom(code: 7))
     #expect(e.description.contains("AIIOuter"))
     #expect(e.description.contains("AIIThing"))
+    #expect(e.description.contains("AIIOuter → AIIThing"), "\(e.description)")
     #expect(e.description.contains("AsyncInjectionIndependentTests.swift:\(line)"), "\(e.description)")
   }
 
@@ -1395,5 +1396,114 @@ struct AsyncInjectionIndependentTests {
     #expect(screens.allSatisfy { $0.log.all == ["post"] && $0.dep === screens[0].dep })
     let missing = await aiiCode { try await container.injectAsync(into: AIIUnregistered()) }
     #expect(missing?.code == .notRegistered)
+  }
+
+  // MARK: Third wave
+
+  @Test(.timeLimit(.minutes(1)))
+  func multitonWithAsyncPostInitIsOnePerArgumentSetUnderConcurrency() async throws {
+    let container = DIContainer()
+    let posts = AIICounter()
+    container.register { AIIGreeter(name: arg($0)) }
+      .lifetime(.multiton)
+      .postInit { g in try await Task.sleep(for: .milliseconds(10)); await g.warmUp(); posts.next() }
+    let greeters = try await withThrowingTaskGroup(of: AIIGreeter.self) { group in
+      for i in 0..<32 { group.addTask { try await container.resolveAsync(arg: i % 2 == 0 ? "a" : "b") } }
+      var all: [AIIGreeter] = []
+      for try await g in group { all.append(g) }
+      return all
+    }
+    let a = greeters.filter { $0.name == "a" }
+    let b = greeters.filter { $0.name == "b" }
+    #expect(a.count == 16 && b.count == 16)
+    #expect(a.allSatisfy { $0 === a[0] } && b.allSatisfy { $0 === b[0] })
+    #expect(a[0] !== b[0])
+    #expect(posts.value == 2)
+    let syncA: AIIGreeter = try container.tryResolve(arguments: ["a"])
+    #expect(syncA === a[0])
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func syncDependentReadsTheCachedInstanceOfAnAsyncInjectedComponent() async throws {
+    let container = DIContainer()
+    let log = AIILog()
+    container.register { AIIThing(log: log) }
+      .lifetime(.perContainer(.single))
+      .injection { (t: AIIThing) async in await t.warmUp() }
+    container.register(AIIOuter.init)
+    #expect(throws: DIError.self) { let _: AIIOuter = try container.tryResolve() }
+    let thing: AIIThing = try await container.resolveAsync()
+    let outer: AIIOuter = try container.tryResolve()
+    #expect(outer.thing === thing)
+  }
+
+  /// Child tasks of a postInit (`async let`, task groups) inherit its task-locals: they must
+  /// still be able to share one cached async component without a false cycle or a hang.
+  @Test(.timeLimit(.minutes(1)))
+  func childTasksOfAPostInitShareACachedAsyncComponentWithoutAFalseCycle() async throws {
+    let container = DIContainer()
+    let weak = AIIWeakBox(container)
+    let log = AIILog()
+    let depInits = AIICounter()
+    container.register { () -> AIIDep in depInits.next(); return AIIDep(name: "shared") }
+      .lifetime(.perContainer(.single))
+      .postInit { d in try await Task.sleep(for: .milliseconds(20)); await d.warmUp() }
+    container.register { AIIThing(log: log) }
+      .postInit { t in
+        let c = weak.object!
+        let names = try await withThrowingTaskGroup(of: String.self) { group in
+          for _ in 0..<8 {
+            group.addTask { let d: AIIDep = try await c.resolveAsync(); return "\(d.name) \(d.isWarm)" }
+          }
+          var all: [String] = []
+          for try await n in group { all.append(n) }
+          return all
+        }
+        t.log.add(names.joined(separator: ","))
+      }
+    let outcome = await aiiWithin(seconds: 15) { () -> String in
+      do throws(DIError) {
+        let _: AIIThing = try await container.resolveAsync()
+        return "ok"
+      } catch {
+        return "\(error.code): \(error)"
+      }
+    }
+    // KNOWN DEFECT: the child tasks inherit the postInit's request (a task-local), and the
+    // second one to ask for AIIDep while the first makes it is told "the cycle AIIDep → AIIDep
+    // cannot be built" (code .cycle), though nothing loops.
+    withKnownIssue("false .cycle when child tasks of a postInit share a cached async component") {
+      #expect(outcome == "ok")
+      #expect(log.all.last == Array(repeating: "shared true", count: 8).joined(separator: ","))
+    }
+    #expect(depInits.value == 1)
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func asyncInjectionsOfTwoComponentsNeedingOneCachedAsyncComponentConcurrently() async throws {
+    let container = DIContainer()
+    let log = AIILog()
+    let depInits = AIICounter()
+    container.register { () -> AIIDep in depInits.next(); return AIIDep(name: "shared") }
+      .lifetime(.perContainer(.single))
+      .postInit { d in try await Task.sleep(for: .milliseconds(20)); await d.warmUp() }
+    container.register { AIIThing(log: log) }
+      .injection { (t: AIIThing, d: AIIDep) async in await t.attach("\(d.name) \(d.isWarm)") }
+    container.register { AIIGreeter(name: "g") }
+      .injection { (g: AIIGreeter, d: AIIDep) async in await g.warmUp(); _ = d }
+    container.register(AIIGraphMate.init)
+    let outcome = await aiiWithin(seconds: 15) { () -> String in
+      do {
+        async let thing: AIIThing = container.resolveAsync()
+        async let greeter: AIIGreeter = container.resolveAsync()
+        async let mate: AIIGraphMate = container.resolveAsync()
+        let (t, g, m) = try await (thing, greeter, mate)
+        return "\(t.attachedNames) \(g.isWarm) \(m.thing.attachedNames)"
+      } catch {
+        return "\(error)"
+      }
+    }
+    #expect(outcome == "[\"shared true\"] true [\"shared true\"]")
+    #expect(depInits.value == 1)
   }
 }
