@@ -24,6 +24,7 @@ public final class RequestLog: Sendable {
     serial = Self.serials.add(1, ordering: .relaxed).newValue
     self.request = request
     self.tracker = tracker
+    tracker.opened("request-log")
   }
 
   /// Whether its scope closed it.
