@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Load test of the order server: the same GET /stock handler wired through the container
+# and wired by hand, each driven by wrk on loopback for a bounded time, then the container's
+# cost per request in instructions, counted by callgrind on the request loop without HTTP.
+#
+#   bash Examples/OrderServer/Scripts/load.sh [--duration SECONDS] [--connections N]
+#                                             [--requests N]
+#
+# --duration     seconds of wrk per server (default 10; at most 60)
+# --connections  wrk's open connections (default 32)
+# --requests     requests of the callgrind loop (default 2000; at most 100000)
+#
+# Installs wrk (Debian's package) when it is missing; needs valgrind for the last figure.
+# Targets 127.0.0.1 only; every server it starts is stopped with SIGTERM when it ends.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="/opt/swift/usr/bin:$PATH"
+
+duration=10 connections=32 requests=2000
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --duration) duration=$2; shift 2 ;;
+    --connections) connections=$2; shift 2 ;;
+    --requests) requests=$2; shift 2 ;;
+    *) echo "usage: $0 [--duration S] [--connections N] [--requests N]" >&2; exit 2 ;;
+  esac
+done
+[ "$duration" -ge 1 ] && [ "$duration" -le 60 ] || { echo "--duration: 1 to 60" >&2; exit 2; }
+[ "$requests" -ge 1 ] && [ "$requests" -le 100000 ] || { echo "--requests: 1 to 100000" >&2; exit 2; }
+
+if ! command -v wrk >/dev/null; then
+  echo "installing wrk"
+  timeout 180 apt-get install -y -q wrk >/dev/null 2>&1 ||
+    { timeout 120 apt-get update -q >/dev/null 2>&1 &&
+      timeout 180 apt-get install -y -q wrk >/dev/null 2>&1; } ||
+    { echo "wrk could not be installed" >&2; exit 1; }
+fi
+
+echo "building the server (release)"
+swift build -c release --product OrderServer 2>&1 | tail -n 1
+server="$(swift build -c release --show-bin-path)/OrderServer"
+
+pid=""
+stop() { if [ -n "$pid" ]; then kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; pid=""; fi; }
+trap stop EXIT
+
+# Starts the server with "$@" on a free port, waits until it answers, prints the port.
+start() {
+  local port
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  "$server" --host 127.0.0.1 --port "$port" --log-level warning "$@" >/dev/null 2>&1 &
+  pid=$!
+  for _ in $(seq 100); do
+    curl -sf "http://127.0.0.1:$port/stock" >/dev/null 2>&1 && { echo "$port"; return; }
+    sleep 0.1
+  done
+  echo "the server did not start" >&2
+  exit 1
+}
+
+# wrk against one wiring; prints its requests/s.
+measure() {
+  local port rate
+  port=$(start "$@")
+  wrk -t2 -c"$connections" -d"${duration}s" --timeout 5s "http://127.0.0.1:$port/stock" \
+    >/tmp/order-server-wrk.txt
+  stop
+  rate=$(awk '/^Requests\/sec/ { print $2 }' /tmp/order-server-wrk.txt)
+  grep -E "Non-2xx|Socket errors" /tmp/order-server-wrk.txt >&2 || true
+  echo "$rate"
+}
+
+echo "wrk: ${duration}s, $connections connections, GET /stock, each wiring"
+via_di=$(measure)
+by_hand=$(measure --hand)
+
+# Instructions of the request loop without HTTP, from callgrind's total.
+instructions() {
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$server" cost "$@" 2>&1 |
+    awk '/Collected :/ { print $NF }'
+}
+cost=""
+if command -v valgrind >/dev/null; then
+  echo "callgrind: $requests requests without HTTP, each wiring (about a minute)"
+  di_n=$(instructions --requests "$requests")
+  di_0=$(instructions --requests 0)
+  hand_n=$(instructions --hand --requests "$requests")
+  hand_0=$(instructions --hand --requests 0)
+  di_each=$(( (di_n - di_0) / requests ))
+  hand_each=$(( (hand_n - hand_0) / requests ))
+  cost="$di_each instructions per request via the container, $hand_each by hand:"
+  cost+=" the container adds $(( di_each - hand_each ))"
+fi
+
+printf '\n%-34s %s\n' "requests/s, wired by the container" "$via_di"
+printf '%-34s %s\n' "requests/s, wired by hand" "$by_hand"
+if [ -n "$cost" ]; then
+  printf '%-34s %s\n' "DI cost per request" "$cost"
+else
+  echo "DI cost per request: valgrind is not installed"
+fi
