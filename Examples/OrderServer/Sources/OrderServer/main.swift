@@ -5,9 +5,10 @@ import HummingbirdDIContainer
 import Logging
 import OrderServerCore
 
-/// `OrderServer [--host H] [--port P] [--hand] [--without-notifications]` serves until
-/// SIGTERM/SIGINT; `OrderServer cost --di|--hand --requests N` runs the request loop
-/// without HTTP (for callgrind) and prints its checksum.
+// `OrderServer [--host H] [--port P] [--log-level L] [--hand] [--without-notifications]`
+// serves on 127.0.0.1:8080 by default until SIGTERM or SIGINT. `--hand` serves `GET /stock`
+// wired by hand (for the load script); `--without-notifications` leaves a framework out, so
+// the graph's validation fails start-up with its report and exit status 1.
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 /// The value after `flag`, if any.
@@ -18,22 +19,6 @@ func value(_ flag: String) -> String? {
 var logger = Logger(label: "order-server")
 logger.logLevel = value("--log-level").flatMap(Logger.Level.init(rawValue:)) ?? .info
 DISetting.Log.bridge(to: logger)
-
-if arguments.first == "cost" {
-  let requests = value("--requests").flatMap(Int.init) ?? 1000
-  DISetting.Log.level = .none
-  let checksum: Int
-  if arguments.contains("--hand") {
-    checksum = CostLoop.byHand(
-      try await HandWiredApp(tracker: ResourceTracker()), requests: requests)
-  } else {
-    let container = OrderContainer.make(tracker: ResourceTracker())
-    try await OrderContainer.boot(container)
-    checksum = try await CostLoop.viaContainer(container, requests: requests)
-  }
-  print("\(requests) requests, checksum \(checksum)")
-  exit(0)
-}
 
 let configuration = ApplicationConfiguration(
   address: .hostname(
