@@ -3,10 +3,12 @@
 # and wired by hand, each driven by wrk on loopback for a bounded time, then the container's
 # cost per request in instructions, counted by callgrind on the request loop without HTTP.
 #
-#   bash Examples/OrderServer/Scripts/load.sh [--duration SECONDS] [--connections N]
-#                                             [--requests N]
+#   bash Examples/OrderServer/Scripts/load.sh [--duration SECONDS] [--rounds N]
+#                                             [--connections N] [--requests N]
 #
-# --duration     seconds of wrk per server (default 10; at most 60)
+# --duration     seconds of each wrk run (default 10; at most 60)
+# --rounds       wrk runs per wiring, alternating the two (default 2; at most 5): requests/s
+#                on a shared machine vary from run to run, so every run is printed
 # --connections  wrk's open connections (default 32)
 # --requests     requests of the callgrind loop (default 2000; at most 100000)
 #
@@ -17,16 +19,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
 
-duration=10 connections=32 requests=2000
+duration=10 rounds=2 connections=32 requests=2000
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) duration=$2; shift 2 ;;
+    --rounds) rounds=$2; shift 2 ;;
     --connections) connections=$2; shift 2 ;;
     --requests) requests=$2; shift 2 ;;
-    *) echo "usage: $0 [--duration S] [--connections N] [--requests N]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--duration S] [--rounds N] [--connections N] [--requests N]" >&2; exit 2 ;;
   esac
 done
 [ "$duration" -ge 1 ] && [ "$duration" -le 60 ] || { echo "--duration: 1 to 60" >&2; exit 2; }
+[ "$rounds" -ge 1 ] && [ "$rounds" -le 5 ] || { echo "--rounds: 1 to 5" >&2; exit 2; }
 [ "$requests" -ge 1 ] && [ "$requests" -le 100000 ] || { echo "--requests: 1 to 100000" >&2; exit 2; }
 
 if ! command -v wrk >/dev/null; then
@@ -73,9 +77,12 @@ measure() {
   echo "$rate"
 }
 
-echo "wrk: ${duration}s, $connections connections, GET /stock, each wiring"
-via_di=$(measure)
-by_hand=$(measure --hand)
+echo "wrk: $rounds × ${duration}s per wiring, $connections connections, GET /stock"
+via_di="" by_hand=""
+for _ in $(seq "$rounds"); do
+  via_di+=" $(measure)"
+  by_hand+=" $(measure --hand)"
+done
 
 # Instructions of the request loop without HTTP, from callgrind's totals. valgrind 3.19
 # cannot read DWARF 5, so it runs a copy without debug information (symbols stay);
