@@ -51,13 +51,6 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: strictSettings),
-    // The request loop without HTTP that Scripts/load.sh counts with callgrind.
-    .executableTarget(
-      name: "order-cost",
-      dependencies: [
-        "OrderServerCore", .product(name: "DIContainer", package: "DIContainer"),
-      ],
-      path: "Sources/OrderCost", swiftSettings: strictSettings),
     .testTarget(
       name: "OrderServerTests",
       dependencies: [

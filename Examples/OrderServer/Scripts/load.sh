@@ -43,7 +43,6 @@ fi
 
 echo "building the server (release)"
 swift build -c release --product OrderServer 2>&1 | tail -n 1
-swift build -c release --product order-cost 2>&1 | tail -n 1
 bin="$(swift build -c release --show-bin-path)"
 server="$bin/OrderServer"
 
@@ -90,14 +89,14 @@ done
 # N and 2N requests: (I(2N) - I(N)) / N is one request, start-up and first use cancelled out.
 instructions() {
   SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$work/out" \
-    "$work/order-cost" "$@" >/dev/null 2>&1
+    "$work/OrderServer" cost "$@" >/dev/null 2>&1
   awk '/^(summary|totals):/ { print $2; exit }' "$work/out"
 }
 cost=""
 if command -v valgrind >/dev/null && command -v objcopy >/dev/null; then
   echo "callgrind: $requests and $((2 * requests)) requests without HTTP, each wiring"
   work=$(mktemp -d)
-  objcopy --strip-debug "$bin/order-cost" "$work/order-cost"
+  objcopy --strip-debug "$server" "$work/OrderServer"
   di_n=$(instructions --requests "$requests")
   di_2n=$(instructions --requests $((2 * requests)))
   hand_n=$(instructions --hand --requests "$requests")

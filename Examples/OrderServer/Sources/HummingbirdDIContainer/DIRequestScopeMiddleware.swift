@@ -48,7 +48,8 @@ public struct DIRequestScopeMiddleware<Context: DIRequestContext>: RouterMiddlew
     next: (Request, Context) async throws -> Response
   ) async throws -> Response {
     let scope = container.makeScope()
-    if let info: HTTPRequestInfo = scope.resolve() {
+    // Optional: nil when HTTPRequestInfo is not registered; `try?`: no trap after shutdown().
+    if let info = try? scope.tryResolve() as HTTPRequestInfo? {
       info.set(
         id: context.id, method: request.method, path: request.uri.path, logger: context.logger)
     }
