@@ -28,23 +28,23 @@ func example_ServingHTTPRequests_md_L39() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md:99
-func example_ServingHTTPRequests_md_L99() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md", line: 100)
+// From Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md:102
+func example_ServingHTTPRequests_md_L102() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md", line: 103)
   let scope = container.makeScope()
   _ = scope
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md", line: 101)
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md", line: 104)
   let handler: Handler = try await scope.resolveAsync()
   _ = handler
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md", line: 102)
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md", line: 105)
   handler.handle(request)                 // … and the body is written …
   await scope.closeAwaitingHooks()        // then the .scoped instances' hooks run
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md:163
-func example_ServingHTTPRequests_md_L163() throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md", line: 164)
+// From Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md:166
+func example_ServingHTTPRequests_md_L166() throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md", line: 167)
   DISetting.Log.level = .info
   DISetting.Log.fn = { level, message in
     print("[\(level)] \(message)")   // logger.log(level: Logger.Level(level), "\(message)")
