@@ -329,6 +329,8 @@ final class BillingFramework: DIFramework {
 struct Package {
   struct Dependency {
     static func package(path: String) -> Self { Self() }
+    static func package(name: String, path: String) -> Self { Self() }
+    static func package(url: String, branch: String) -> Self { Self() }
   }
   init(name: String, dependencies: [Dependency] = [], targets: [Target] = []) {}
 }

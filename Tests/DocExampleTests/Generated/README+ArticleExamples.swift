@@ -38,9 +38,32 @@ func example_README_md_L15() throws {
 #sourceLocation()
 }
 
-// From README.md:58
-func example_README_md_L58() async throws {
-#sourceLocation(file: "README.md", line: 59)
+// From README.md:60
+func example_README_md_L60() throws {
+#sourceLocation(file: "README.md", line: 61)
+  // swift-tools-version: 6.0
+#sourceLocation(file: "README.md", line: 64)
+  let package = Package(
+    name: "Server",
+    dependencies: [
+      // A clone in any folder: `name:` is what `package:` below refers to.
+      .package(name: "DIContainer", path: "../DIContainer"),
+      // Or by git address: then `package:` is the address's last component, without ".git".
+      // .package(url: "https://example.com/you/DIContainer.git", branch: "main"),
+    ],
+    targets: [
+      .executableTarget(
+        name: "Server",
+        dependencies: [.product(name: "DIContainer", package: "DIContainer")]),
+    ]
+  )
+  _ = package
+#sourceLocation()
+}
+
+// From README.md:87
+func example_README_md_L87() async throws {
+#sourceLocation(file: "README.md", line: 88)
   container.register { try Config.load() }                              // a throwing factory
   container.register { (config: Config) async throws -> DatabasePool in
     try await DatabasePool.connect(config.databaseURL)
@@ -52,19 +75,19 @@ func example_README_md_L58() async throws {
   try await container.initializeSingletonObjectsAsync()                 // async singletons at boot
   let queue: MailQueue = try await container.resolveAsync()             // every resolve form has it
   _ = queue
-#sourceLocation(file: "README.md", line: 69)
+#sourceLocation(file: "README.md", line: 98)
   let later: AsyncLazy<MailQueue> = try await container.resolveAsync()  // async at .value only
   _ = later
 #sourceLocation()
 }
 
-// From README.md:77
-func example_README_md_L77() async throws {
-#sourceLocation(file: "README.md", line: 78)
+// From README.md:106
+func example_README_md_L106() async throws {
+#sourceLocation(file: "README.md", line: 107)
   try await container.withScope { scope in          // a request scope for an async body,
     let handler: Handler = try await scope.resolveAsync()   // closed, hooks awaited, when it ends
     _ = handler
-#sourceLocation(file: "README.md", line: 80)
+#sourceLocation(file: "README.md", line: 109)
     handler.handle(request)
   }
   await container.shutdown()                        // drops every instance, hooks newest first,

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Load test of the order server: the same GET /stock handler wired through the container
+# and wired by hand, each driven by wrk on loopback for a bounded time, then the container's
+# cost per request in instructions, counted by callgrind on the request loop without HTTP.
+#
+#   bash Examples/OrderServer/Scripts/load.sh [--duration SECONDS] [--rounds N]
+#                                             [--connections N] [--requests N]
+#
+# --duration     seconds of each wrk run (default 10; at most 60)
+# --rounds       wrk runs per wiring, alternating the two (default 2; at most 5): requests/s
+#                on a shared machine vary from run to run, so every run is printed
+# --connections  wrk's open connections (default 32)
+# --requests     requests of the callgrind loop (default 2000; at most 100000)
+#
+# Installs wrk (Debian's package) when it is missing; needs valgrind and objcopy for the
+# last figure.
+# Targets 127.0.0.1 only; every server it starts is stopped with SIGTERM when it ends.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="/opt/swift/usr/bin:$PATH"
+
+duration=10 rounds=2 connections=32 requests=2000
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --duration) duration=$2; shift 2 ;;
+    --rounds) rounds=$2; shift 2 ;;
+    --connections) connections=$2; shift 2 ;;
+    --requests) requests=$2; shift 2 ;;
+    *) echo "usage: $0 [--duration S] [--rounds N] [--connections N] [--requests N]" >&2; exit 2 ;;
+  esac
+done
+[ "$duration" -ge 1 ] && [ "$duration" -le 60 ] || { echo "--duration: 1 to 60" >&2; exit 2; }
+[ "$rounds" -ge 1 ] && [ "$rounds" -le 5 ] || { echo "--rounds: 1 to 5" >&2; exit 2; }
+[ "$requests" -ge 1 ] && [ "$requests" -le 100000 ] || { echo "--requests: 1 to 100000" >&2; exit 2; }
+
+if ! command -v wrk >/dev/null; then
+  echo "installing wrk"
+  timeout 180 apt-get install -y -q wrk >/dev/null 2>&1 ||
+    { timeout 120 apt-get update -q >/dev/null 2>&1 &&
+      timeout 180 apt-get install -y -q wrk >/dev/null 2>&1; } ||
+    { echo "wrk could not be installed" >&2; exit 1; }
+fi
+
+echo "building the server (release)"
+swift build -c release --product OrderServer 2>&1 | tail -n 1
+bin="$(swift build -c release --show-bin-path)"
+server="$bin/OrderServer"
+
+pid=""
+stop() { if [ -n "$pid" ]; then kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; pid=""; fi; }
+trap stop EXIT
+
+# Starts the server with "$@" on a free port, waits until it answers, prints the port.
+start() {
+  local port
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  "$server" --host 127.0.0.1 --port "$port" --log-level warning "$@" >/dev/null 2>&1 &
+  pid=$!
+  for _ in $(seq 100); do
+    curl -sf "http://127.0.0.1:$port/stock" >/dev/null 2>&1 && { echo "$port"; return; }
+    sleep 0.1
+  done
+  echo "the server did not start" >&2
+  exit 1
+}
+
+# wrk against one wiring; prints its requests/s.
+measure() {
+  local port rate
+  port=$(start "$@")
+  wrk -t2 -c"$connections" -d"${duration}s" --timeout 5s "http://127.0.0.1:$port/stock" \
+    >/tmp/order-server-wrk.txt
+  stop
+  rate=$(awk '/^Requests\/sec/ { print $2 }' /tmp/order-server-wrk.txt)
+  grep -E "Non-2xx|Socket errors" /tmp/order-server-wrk.txt >&2 || true
+  echo "$rate"
+}
+
+echo "wrk: $rounds × ${duration}s per wiring, $connections connections, GET /stock"
+via_di="" by_hand=""
+for _ in $(seq "$rounds"); do
+  via_di+=" $(measure)"
+  by_hand+=" $(measure --hand)"
+done
+
+# Instructions of the request loop without HTTP, from callgrind's totals. valgrind 3.19
+# cannot read DWARF 5, so it runs a copy without debug information (symbols stay);
+# SWIFT_DETERMINISTIC_HASHING=1 makes the counts the same from run to run. Each wiring runs
+# N and 2N requests: (I(2N) - I(N)) / N is one request, start-up and first use cancelled out.
+instructions() {
+  SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$work/out" \
+    "$work/OrderServer" cost "$@" >/dev/null 2>&1
+  awk '/^(summary|totals):/ { print $2; exit }' "$work/out"
+}
+cost=""
+if command -v valgrind >/dev/null && command -v objcopy >/dev/null; then
+  echo "callgrind: $requests and $((2 * requests)) requests without HTTP, each wiring"
+  work=$(mktemp -d)
+  objcopy --strip-debug "$server" "$work/OrderServer"
+  di_n=$(instructions --requests "$requests")
+  di_2n=$(instructions --requests $((2 * requests)))
+  hand_n=$(instructions --hand --requests "$requests")
+  hand_2n=$(instructions --hand --requests $((2 * requests)))
+  rm -rf "$work"
+  di_each=$(((di_2n - di_n) / requests))
+  hand_each=$(((hand_2n - hand_n) / requests))
+  cost="$di_each instructions via the container, $hand_each by hand:"
+  cost+=" the container adds $((di_each - hand_each))"
+fi
+
+printf '\n%-34s %s\n' "requests/s, wired by the container" "$via_di"
+printf '%-34s %s\n' "requests/s, wired by hand" "$by_hand"
+if [ -n "$cost" ]; then
+  printf '%-34s %s\n' "DI cost per request" "$cost"
+else
+  echo "DI cost per request: valgrind (and objcopy) are not installed"
+fi

@@ -1,0 +1,77 @@
+public import DIContainer
+public import Hummingbird
+
+/// Opens one request scope per request and closes it, awaiting its `onClean` hooks, only
+/// after the response body has been written: streamed bodies included, and also when the
+/// handler throws or the client goes away while the body is written.
+///
+/// The obvious middleware (`container.withScope { try await next(request, $0) }`) closes the
+/// scope when the handler returns, which is before Hummingbird writes the body: a streamed
+/// body would use `.scoped` instances that are already closed. This one wraps the body, so
+/// the scope closes once the body's last byte is written or its writing fails. A response
+/// that is dropped without its body being written (by a later middleware) leaves the scope
+/// to close itself when it is released, its async hooks then run on a task of their own,
+/// and `shutdown()` waits for them.
+///
+/// When `HTTPRequestInfo` is registered (`.scoped`), the middleware fills it in with the
+/// request's id, method, path and logger.
+///
+/// ```swift
+/// let router = Router(context: DIBasicRequestContext.self)
+/// router.add(middleware: DIRequestScopeMiddleware(container: container))
+/// router.get("stock") { _, context in
+///   let handler: StockHandler = try await context.resolve()
+///   return handler.list()
+/// }
+/// ```
+public struct DIRequestScopeMiddleware<Context: DIRequestContext>: RouterMiddleware {
+  private let container: DIContainer
+
+  /// Makes the middleware of `container`.
+  ///
+  /// - Parameter container: The container whose request scopes the requests get.
+  public init(container: DIContainer) {
+    self.container = container
+  }
+
+  /// Runs the rest of the chain with a new scope in `context`, and closes the scope after
+  /// the response body is written (or at once, when the chain throws).
+  ///
+  /// - Parameters:
+  ///   - request: The request.
+  ///   - context: The request's context, without a scope yet.
+  ///   - next: The rest of the middleware chain and the route.
+  /// - Returns: The response, whose body closes the scope once written.
+  /// - Throws: What `next` throws, after the scope is closed.
+  public func handle(
+    _ request: Request, context: Context,
+    next: (Request, Context) async throws -> Response
+  ) async throws -> Response {
+    let scope = container.makeScope()
+    // Optional: nil when HTTPRequestInfo is not registered; `try?`: no trap after shutdown().
+    if let info = try? scope.tryResolve() as HTTPRequestInfo? {
+      info.set(
+        id: context.id, method: request.method, path: request.uri.path, logger: context.logger)
+    }
+    var context = context
+    context.requestScope = scope
+    var response: Response
+    do {
+      response = try await next(request, context)
+    } catch {
+      await scope.closeAwaitingHooks()
+      throw error
+    }
+    let body = response.body
+    response.body = ResponseBody(contentLength: body.contentLength) { writer in
+      do {
+        try await body.write(writer)
+      } catch {
+        await scope.closeAwaitingHooks()
+        throw error
+      }
+      await scope.closeAwaitingHooks()
+    }
+    return response
+  }
+}

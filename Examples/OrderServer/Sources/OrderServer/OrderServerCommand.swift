@@ -1,0 +1,110 @@
+import DIContainer
+import Dispatch
+import Foundation
+import Hummingbird
+import HummingbirdDIContainer
+import Logging
+import OrderServerCore
+import Synchronization
+
+/// The order server's command line.
+///
+/// - `OrderServer [--host H] [--port P] [--log-level L] [--hand] [--without-notifications]`
+///   serves on 127.0.0.1:8080 by default until SIGTERM or SIGINT. `--hand` serves
+///   `GET /stock` wired by hand (for the load script); `--without-notifications` leaves a
+///   framework out, so the graph's validation fails start-up with its report and status 1.
+/// - `OrderServer cost [--hand] [--requests N]` runs the work of `GET /stock` without HTTP,
+///   N times, through the container or wired by hand: what `Scripts/load.sh` counts with
+///   callgrind.
+///
+/// `main` is synchronous and runs the async work on a detached task, because valgrind 3.19
+/// crashes on an async `main`.
+@main
+enum OrderServerCommand {
+  static func main() {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    do {
+      if arguments.first == "cost" {
+        try runBlocking { try await cost(arguments) }
+      } else {
+        try runBlocking { try await serve(arguments) }
+      }
+    } catch {
+      FileHandle.standardError.write(Data("\(error)\n".utf8))
+      exit(1)
+    }
+  }
+
+  /// Serves until SIGTERM or SIGINT.
+  static func serve(_ arguments: [String]) async throws {
+    var logger = Logger(label: "order-server")
+    logger.logLevel =
+      value("--log-level", in: arguments).flatMap { Logger.Level(rawValue: $0) } ?? .info
+    DISetting.Log.bridge(to: logger)
+    let port = value("--port", in: arguments).flatMap(Int.init) ?? 8080
+    let configuration = ApplicationConfiguration(
+      address: .hostname(value("--host", in: arguments) ?? "127.0.0.1", port: port),
+      serverName: "OrderServer")
+
+    if arguments.contains("--hand") {
+      let app = try await HandWiredApp(tracker: ResourceTracker())
+      try await app.application(configuration: configuration, logger: logger).runService()
+      return
+    }
+    let tracker = ResourceTracker()
+    let container = OrderContainer.make(
+      tracker: tracker, withNotifications: !arguments.contains("--without-notifications"))
+    do {
+      try await OrderContainer.boot(container)
+    } catch {
+      logger.critical("start-up failed: the dependency graph is not valid")
+      throw error
+    }
+    try await OrderServerApp.make(
+      container: container, configuration: configuration, logger: logger
+    ).runService()
+    let opened = tracker.openCounts.sorted { $0.key < $1.key }
+    let closed = tracker.closeCounts.sorted { $0.key < $1.key }
+    logger.info("stopped; opened \(opened), closed \(closed)")
+  }
+
+  /// Runs the request loop without HTTP and prints its checksum.
+  static func cost(_ arguments: [String]) async throws {
+    let requests = value("--requests", in: arguments).flatMap(Int.init) ?? 1000
+    DISetting.Log.level = .none
+    let checksum: Int
+    let byHand = arguments.contains("--hand")
+    if byHand {
+      let app = try await HandWiredApp(tracker: ResourceTracker())
+      checksum = CostLoop.byHand(app, requests: requests)
+    } else {
+      let container = OrderContainer.make(tracker: ResourceTracker())
+      try await OrderContainer.boot(container)
+      checksum = try await CostLoop.viaContainer(container, requests: requests)
+    }
+    print("\(requests) requests \(byHand ? "by hand" : "via the container"), checksum \(checksum)")
+  }
+
+  /// The value after `flag`, if any.
+  static func value(_ flag: String, in arguments: [String]) -> String? {
+    arguments.firstIndex(of: flag).flatMap {
+      $0 + 1 < arguments.count ? arguments[$0 + 1] : nil
+    }
+  }
+
+  /// Runs `body` on a detached task and blocks the calling thread until it ends.
+  static func runBlocking(_ body: @escaping @Sendable () async throws -> Void) throws {
+    let failure = Mutex<(any Error)?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+      do {
+        try await body()
+      } catch {
+        failure.withLock { $0 = error }
+      }
+      done.signal()
+    }
+    done.wait()
+    if let error = failure.withLock({ $0 }) { throw error }
+  }
+}

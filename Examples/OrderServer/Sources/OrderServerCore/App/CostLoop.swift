@@ -1,0 +1,50 @@
+public import DIContainer
+import HTTPTypes
+import HummingbirdDIContainer
+import Logging
+
+/// The work of `GET /stock` without HTTP, `requests` times: what the load script measures
+/// under callgrind to tell what the container adds per request.
+public enum CostLoop {
+  /// Runs the loop through the container: a scope per request, as the middleware opens it
+  /// (the request's info filled in), the handler resolved in it, the scope closed.
+  ///
+  /// - Parameters:
+  ///   - container: A booted container.
+  ///   - requests: How many requests.
+  /// - Returns: A checksum, so the work is not optimized away.
+  /// - Throws: A resolution error.
+  public static func viaContainer(_ container: DIContainer, requests: Int) async throws -> Int {
+    let logger = Logger(label: "cost")
+    var checksum = 0
+    for index in 0..<requests {
+      let scope = container.makeScope()
+      if let info: HTTPRequestInfo = scope.resolve() {
+        info.set(id: "\(index)", method: .get, path: "/stock", logger: logger)
+      }
+      let handler: StockHandler = try await scope.resolveAsync()
+      checksum &+= handler.list().count
+      await scope.closeAwaitingHooks()
+    }
+    return checksum
+  }
+
+  /// Runs the loop wired by hand: the request's info, log and handler made directly, the
+  /// log closed.
+  ///
+  /// - Parameters:
+  ///   - app: The hand-wired server's objects.
+  ///   - requests: How many requests.
+  /// - Returns: A checksum, so the work is not optimized away.
+  public static func byHand(_ app: HandWiredApp, requests: Int) -> Int {
+    let logger = Logger(label: "cost")
+    var checksum = 0
+    for index in 0..<requests {
+      let info = HTTPRequestInfo(id: "\(index)", method: .get, path: "/stock", logger: logger)
+      let (handler, log) = app.stockHandler(for: info)
+      checksum &+= handler.list().count
+      log.close()
+    }
+    return checksum
+  }
+}

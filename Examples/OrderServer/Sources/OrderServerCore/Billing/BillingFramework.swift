@@ -1,0 +1,25 @@
+public import DIContainer
+public import DIFrameworks
+
+/// Payments: the invoicer and Billing's own database pool. Imports Inventory, whose pool
+/// Billing's components do not get: each framework's components get their own.
+///
+/// ```swift
+/// container.append(framework: BillingFramework.self)   // also appends InventoryFramework
+/// let billing: any BillingService = try await container.resolveAsync()
+/// ```
+public final class BillingFramework: DIFramework {
+  /// Imports Inventory and registers Billing's pool and the invoicer.
+  ///
+  /// - Parameter container: The container the framework is appended to.
+  public static func load(container: DIContainer) {
+    container.import(InventoryFramework.self)
+    container.register { (tracker: ResourceTracker) async throws -> ConnectionPool in
+      try await ConnectionPool.connect("billing-db", tracker: tracker)
+    }
+    .lifetime(.perFramework(.single))
+    .onClean { pool in await pool.close() }
+    container.register(Invoicer.init).as((any BillingService).self)
+      .lifetime(.perFramework(.single))
+  }
+}

@@ -1,0 +1,14 @@
+/// Stock levels: what Inventory offers the other frameworks.
+public protocol StockService: AnyObject, Sendable {
+  /// Every product with its price and how many are left, by SKU.
+  func list() -> [StockItem]
+  /// Takes the order's quantities out of stock, all or nothing.
+  ///
+  /// - Parameter items: The order's lines.
+  /// - Returns: The subtotal in cents, or `nil` when some product is short (nothing taken).
+  func reserve(_ items: [OrderLine]) -> Int?
+  /// Puts the order's quantities back.
+  ///
+  /// - Parameter items: The lines of a reserved order.
+  func release(_ items: [OrderLine])
+}

@@ -1,0 +1,53 @@
+import Synchronization
+
+/// The changes of one request (`.scoped`): what a handler stages is saved by `commit()`;
+/// what is not committed when the request's scope closes is rolled back (dropped).
+public final class UnitOfWork: Sendable {
+  private static let serials = Atomic(0)
+
+  /// A number no other unit of work of the process has.
+  public let serial: Int
+  /// The request's log: the same instance the request's other components get.
+  public let log: RequestLog
+  private let store: OrderStore
+  private let staged = Mutex<[Order]>([])
+
+  /// Makes the unit of work of a request.
+  ///
+  /// - Parameters:
+  ///   - log: The request's log.
+  ///   - store: Where committed orders go.
+  public init(log: RequestLog, store: OrderStore) {
+    serial = Self.serials.add(1, ordering: .relaxed).newValue
+    self.log = log
+    self.store = store
+  }
+
+  /// Stages an order.
+  ///
+  /// - Parameter order: A new order.
+  public func stage(_ order: Order) {
+    staged.withLock { $0.append(order) }
+  }
+
+  /// Saves what was staged.
+  ///
+  /// - Returns: The orders as saved, numbered.
+  public func commit() -> [Order] {
+    let orders = staged.withLock { staged in
+      defer { staged.removeAll() }
+      return staged
+    }
+    log.record("committed \(orders.count) orders")
+    return orders.map(store.insert)
+  }
+
+  /// Rolls back what was not committed: its `onClean` hook.
+  public func rollback() {
+    let dropped = staged.withLock { staged in
+      defer { staged.removeAll() }
+      return staged.count
+    }
+    if dropped > 0 { log.record("rolled back \(dropped) orders") }
+  }
+}
