@@ -35,11 +35,12 @@ final class PreparedInstances: @unchecked Sendable {
   }
 
   /// The next instance made for `component` in this attempt, if there is one left; for a
-  /// component of a caching lifetime, the one made last, handed over once (its lifetime
-  /// keeps it).
+  /// component of a caching lifetime, the one made last. It stays here until the request
+  /// ends, so a `.weak` lifetime, which does not keep it, still finds it alive in the
+  /// request's next attempt.
   func take(_ component: Component) -> Any? {
     let id = ObjectIdentifier(component)
-    if component.asyncOnce != nil { return made[id]?.popLast()?.value }
+    if component.asyncOnce != nil { return made[id]?.last?.value }
     let index = taken[id, default: 0]
     guard let instances = made[id], index < instances.count else { return nil }
     taken[id] = index + 1
