@@ -17,18 +17,18 @@ func example_DIContainer_Register_swift_L24() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Register.swift:66
-func example_DIContainer_Register_swift_L66() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Register.swift", line: 67)
+// From Sources/DIContainer/API/DIContainer+Register.swift:67
+func example_DIContainer_Register_swift_L67() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Register.swift", line: 68)
   container.register { () -> Cat? in Cat(name: "Mimi") }
   let cat: Cat = container.resolve()
   _ = cat
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Register.swift:92
-func example_DIContainer_Register_swift_L92() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Register.swift", line: 93)
+// From Sources/DIContainer/API/DIContainer+Register.swift:93
+func example_DIContainer_Register_swift_L93() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Register.swift", line: 94)
   container.register(Presenter.self).injection(\.view)
   container.inject(into: presenter)
 #sourceLocation()

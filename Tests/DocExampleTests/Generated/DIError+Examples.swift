@@ -42,51 +42,51 @@ func example_DIError_swift_L106() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIError.swift:169
-func example_DIError_swift_L169() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 170)
+// From Sources/DIContainer/API/DIError.swift:170
+func example_DIError_swift_L170() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 171)
   #expect(error == expected)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIError.swift:179
-func example_DIError_swift_L179() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 180)
+// From Sources/DIContainer/API/DIError.swift:180
+func example_DIError_swift_L180() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 181)
   print(error.requested)   // OrderService
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIError.swift:195
-func example_DIError_swift_L195() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 196)
+// From Sources/DIContainer/API/DIError.swift:196
+func example_DIError_swift_L196() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 197)
   if error.code == .cycle { print(error.cycle.map(\.requested)) }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIError.swift:203
-func example_DIError_swift_L203() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 204)
+// From Sources/DIContainer/API/DIError.swift:204
+func example_DIError_swift_L204() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 205)
   if error.code == .ambiguous { print(error.candidates.joined(separator: "\n")) }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIError.swift:215
-func example_DIError_swift_L215() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 216)
+// From Sources/DIContainer/API/DIError.swift:216
+func example_DIError_swift_L216() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 217)
   print(error.cycle.map(\.requested).joined(separator: " → "))   // A → B → A
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIError.swift:230
-func example_DIError_swift_L230() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 231)
+// From Sources/DIContainer/API/DIError.swift:231
+func example_DIError_swift_L231() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 232)
   if let position = error.argumentPosition { print("argument \(position)") }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIError.swift:246
-func example_DIError_swift_L246() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 247)
+// From Sources/DIContainer/API/DIError.swift:247
+func example_DIError_swift_L247() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 248)
   if let cause = error.underlyingError { print("because:", cause) }
 #sourceLocation()
 }

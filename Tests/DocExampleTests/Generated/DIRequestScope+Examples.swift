@@ -24,29 +24,29 @@ func example_DIRequestScope_swift_L20() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:97
-func example_DIRequestScope_swift_L97() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 98)
+// From Sources/DIContainer/API/DIRequestScope.swift:102
+func example_DIRequestScope_swift_L102() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 103)
   scope.close()
   #expect(scope.isClosed)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:114
-func example_DIRequestScope_swift_L114() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 115)
+// From Sources/DIContainer/API/DIRequestScope.swift:119
+func example_DIRequestScope_swift_L119() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 120)
   let scope = container.makeScope()
   _ = scope
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 116)
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 121)
   defer { scope.close() }
   let handler: Handler = scope.resolve()
   _ = handler
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:126
-func example_DIRequestScope_swift_L126() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 127)
+// From Sources/DIContainer/API/DIRequestScope.swift:131
+func example_DIRequestScope_swift_L131() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 132)
   await scope.closeAwaitingHooks()
 #sourceLocation()
 }

@@ -77,7 +77,7 @@ func example_OrganizingAServerCodebaseIntoFrameworks_md_L32() throws {
 #sourceLocation(file: "Sources/DIContainer/DIContainer.docc/OrganizingAServerCodebaseIntoFrameworks.md", line: 37)
   let package = Package(
     name: "Server",
-    dependencies: [.package(path: "../DIContainer")],
+    dependencies: [.package(name: "DIContainer", path: "../DIContainer")],
     targets: [
       .target(name: "Core", dependencies: [di]),
       .target(name: "News", dependencies: ["Core", di]),
