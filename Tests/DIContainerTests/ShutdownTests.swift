@@ -1,4 +1,5 @@
 import DIContainer
+import Synchronization
 import Testing
 
 // Async teardown: `onClean` hooks that await, `shutdown()`, `withScope`.
@@ -150,5 +151,44 @@ private struct HookFailed: Error {}
     #expect(log.all == ["closed scoped"])
     await scope.closeAwaitingHooks()
     #expect(log.all == ["closed scoped"], "once")
+  }
+}
+
+/// A scoped object whose hook counts how often it ran.
+private final class Counted: Sendable {
+  let closes = Atomic(0)
+}
+
+@Suite struct ShutdownRaceTests {
+  /// Tasks open, use and close request scopes while `shutdown()` runs: every instance's
+  /// hook runs exactly once, whoever drops it (the scope's close or the shutdown), and a
+  /// scope recorded after another one's place was freed is never lost or closed twice.
+  @Test(.timeLimit(.minutes(1)))
+  func scopesOpenedAndClosedDuringShutdownRunEachHookOnce() async {
+    let container = DIContainer()
+    let made = Mutex<[Counted]>([])
+    container.register { () -> Counted in
+      let counted = Counted()
+      made.withLock { $0.append(counted) }
+      return counted
+    }
+    .lifetime(.scoped)
+    .onClean { $0.closes.add(1, ordering: .relaxed) }
+    await withTaskGroup(of: Void.self) { group in
+      for task in 0..<8 {
+        group.addTask {
+          for round in 0..<200 {
+            let scope = container.makeScope()
+            let _: Counted? = try? scope.tryResolve()
+            if (task + round) % 3 != 0 { scope.close() }
+          }
+        }
+      }
+      group.addTask { await container.shutdown() }
+    }
+    // Scopes left open are closed as they go (their last reference is gone by now).
+    let counts = made.withLock { $0.map { $0.closes.load(ordering: .relaxed) } }
+    #expect(!counts.isEmpty)
+    #expect(counts.allSatisfy { $0 == 1 }, "every hook once: \(Set(counts))")
   }
 }

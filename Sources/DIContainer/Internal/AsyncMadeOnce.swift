@@ -33,7 +33,6 @@ final class AsyncMadeOnce: Sendable {
   /// How a delayed value named `name` describes itself: with the kept value, or saying it
   /// is not made yet; never makes it.
   func describe(_ name: String) -> String {
-    guard let made = made.withLock({ $0 }) else { return "\(name) (not made yet)" }
-    return "\(name): \(made.value)"
+    MadeOnce.describe(name, made: made.withLock { $0 })
   }
 }

@@ -37,7 +37,13 @@ final class MadeOnce: Sendable {
   /// How a delayed value named `name` describes itself: with the kept value, or saying it
   /// is not made yet; never makes it.
   func describe(_ name: String) -> String {
-    guard let made = state.withLock({ $0.made }) else { return "\(name) (not made yet)" }
+    Self.describe(name, made: state.withLock { $0.made })
+  }
+
+  /// How a delayed value named `name` describes itself, `made` being its kept value: what
+  /// ``AsyncMadeOnce`` says too.
+  static func describe(_ name: String, made: Instance?) -> String {
+    guard let made else { return "\(name) (not made yet)" }
     return "\(name): \(made.value)"
   }
 }

@@ -13,9 +13,6 @@ struct SmallIdentityMap<Slot> {
   /// How many entries are searched without an index.
   static var indexedCount: Int { 16 }
 
-  /// Whether it holds nothing.
-  var isEmpty: Bool { keys.isEmpty }
-
   /// The slot of `key`; setting nil removes it.
   subscript(key: ObjectIdentifier) -> Slot? {
     get {
