@@ -122,6 +122,29 @@ private final class Report: Sendable {
     #expect(elapsed < .seconds(5), "the waiting tasks suspend; took \(elapsed)")
   }
 
+  /// A task that finds the making in progress but only waits after it ended finds the
+  /// instance it kept: it makes no second one. Many short makings, so that moment comes.
+  @Test(.timeLimit(.minutes(1)))
+  func aTaskThatComesAsTheMakingEndsFindsItsInstance() async throws {
+    for _ in 0..<300 {
+      let container = DIContainer()
+      let made = Atomic(0)
+      container.register { () async -> Config in
+        made.add(1, ordering: .relaxed)
+        await Task.yield()
+        return Config()
+      }.lifetime(.perContainer(.single))
+      let instances = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
+        for _ in 0..<4 {
+          group.addTask { ObjectIdentifier(try await container.resolveAsync() as Config) }
+        }
+        return try await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
+      }
+      #expect(instances.count == 1)
+      try #require(made.load(ordering: .relaxed) == 1, "made once")
+    }
+  }
+
   @Test func aFactoryThatThrowsThenSucceedsCachesOnlyTheSuccess() async throws {
     let container = DIContainer()
     let attempts = Atomic(0)

@@ -91,6 +91,38 @@ import Testing
     }
   }
 
+  /// A delayed value shares its resolution's object graph, whichever thread reads it:
+  /// concurrent first reads of `Provider`s made in one graph find its one `.objectGraph`
+  /// instance (and ThreadSanitizer sees the graph's lock).
+  @Test func providersOfOneGraphReadOnManyThreadsShareItsInstance() {
+    final class Holder: @unchecked Sendable {
+      let owner: Owner
+      let owners: [Provider<Owner>]
+      let toys: [Provider<Toy>]
+      init(owner: Owner, owners: [Provider<Owner>], toys: [Provider<Toy>]) {
+        self.owner = owner
+        self.owners = owners
+        self.toys = toys
+      }
+    }
+    for _ in 0..<20 {
+      let container = DIContainer()
+      container.register(Owner.init).lifetime(.objectGraph)
+      container.register { (_: Owner) in Toy() }.lifetime(.prototype)
+      container.register {
+        (owner: Owner, a: Provider<Owner>, b: Provider<Owner>, c: Provider<Toy>, d: Provider<Toy>)
+        in Holder(owner: owner, owners: [a, b], toys: [c, d])
+      }
+      let holder: Holder = container.resolve()
+      let seen = Lines()
+      DispatchQueue.concurrentPerform(iterations: 8) { index in
+        _ = holder.toys[index % 2].value
+        seen.append("\(holder.owners[index % 2].value === holder.owner)")
+      }
+      #expect(seen.all == Array(repeating: "true", count: 8))
+    }
+  }
+
   @Test func resolvingWhileAnotherThreadRegistersAndCleans() {
     let container = DIContainer()
     container.register(Owner.init).lifetime(.perContainer(.single))

@@ -1,12 +1,15 @@
 /// One making at a time of an async component with a caching lifetime, across tasks:
 /// the first request makes it, the others suspend (no thread blocks) until it is done.
 ///
-/// A waiting request whose maker succeeded tries again and finds the instance kept; one
-/// whose maker failed gets the same error; one whose maker was cancelled makes it itself
-/// (a cancellation is the maker's, not a failure to share). A wait that would close a loop
-/// between requests is a ``DIError``.
+/// A waiting request whose maker succeeded, or ended before it began to wait, tries again
+/// and finds the instance kept; one whose maker failed gets the same error; one whose maker
+/// was cancelled makes it itself (a cancellation is the maker's, not a failure to share). A
+/// wait that would close a loop between requests is a ``DIError``.
 final class AsyncOnce: Sendable {
   private enum Outcome: Sendable {
+    /// The making ended before the request waited (it may have kept an instance): the
+    /// request looks again where the instance is kept, not here.
+    case ended
     case done
     case failed(DIError)
     case cancelled
@@ -50,12 +53,12 @@ final class AsyncOnce: Sendable {
           current?.waiters.append(continuation)
           return true
         }
-        // Ended between the look and the wait: look again.
-        if !waiting { continuation.resume(returning: .cancelled) }
+        // Ended between the look and the wait: whatever it kept is there to find.
+        if !waiting { continuation.resume(returning: .ended) }
       }
       WaitGraph.end(request.identity)
       switch outcome {
-      case .done: return
+      case .done, .ended: return
       case .failed(let error): throw error
       case .cancelled: continue
       }

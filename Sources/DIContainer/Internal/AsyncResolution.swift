@@ -128,17 +128,34 @@ extension DIContainer {
       return
     }
     try await once.run(for: request) { () async throws(DIError) in
+      // Another request may have made and kept one since this one looked.
+      if try keep(need, from: prepared) { return }
       prepared.add(try await makeOne(), for: component)
       // Kept now, through the lifetime's own synchronous path, before `once` lets the
       // requests waiting for it look again.
+      _ = try keep(need, from: prepared)
+    }
+  }
+
+  /// Asks the lifetime of `need`'s component for its instance, through its synchronous
+  /// path, with `prepared`'s instances: it keeps the one made last for this request, or
+  /// has one already. False when it has none and this request made none.
+  private static func keep(
+    _ need: AsyncNeed, from prepared: PreparedInstances
+  ) throws(DIError) -> Bool {
+    do throws(DIError) {
       try attempt(with: prepared) { () throws(DIError) in
         try DIResolutionContext.with(
           need.container, requester: need.requester,
           arguments: need.arguments.map { $0.value as! [Any] }, requestScope: need.requestScope
         ) { (context) throws(DIError) in
-          _ = try context.instance(of: component)
+          _ = try context.instance(of: need.component)
         }
       }
+      return true
+    } catch {
+      guard error.asyncNeed?.component === need.component else { throw error }
+      return false
     }
   }
 }

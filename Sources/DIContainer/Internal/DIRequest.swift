@@ -24,10 +24,32 @@ package struct DIRequest: Sendable {
   /// The request a parameter of type `parameter` makes.
   package init(for parameter: Any.Type) {
     self.type = parameter
-    if let modifier = parameter as? any DIParameterModifier.Type {
-      modifier.describe(&self)
+    Self.modifier(parameter)?.describe(&self)
+  }
+
+  /// `type` as a modifier, or nil when it is none. A type whose metadata proves it is none
+  /// (a class other than the delayed ones, an existential, a tuple, a function) costs no
+  /// conformance lookup, the runtime's scan of every conformance record.
+  static func modifier(_ type: Any.Type) -> (any DIParameterModifier.Type)? {
+    switch TypeMetadataKind(of: type) {
+    case .structural: return nil
+    case .classType(let declaration) where !delayedClasses.contains(declaration): return nil
+    case .classType, .other: return type as? any DIParameterModifier.Type
     }
   }
+
+  /// The declarations of the modifiers that are classes: the delayed values kept once made.
+  private static let delayedClasses: Set<UInt> = {
+    let classes: [Any.Type] = [
+      Lazy<Int>.self, LazyWithArguments<Int>.self, AsyncLazy<Int>.self,
+      AsyncLazyWithArguments<Int>.self,
+    ]
+    return Set(
+      classes.compactMap { type in
+        guard case .classType(let declaration) = TypeMetadataKind(of: type) else { return nil }
+        return declaration
+      })
+  }()
 }
 
 /// A parameter type that changes how its value is resolved: `Optional`, `DIMany`,
@@ -49,9 +71,7 @@ extension DIRequest {
   /// Peels the wrapped type's modifiers, or records it as the service asked for.
   package mutating func describe(wrapped: Any.Type) {
     type = wrapped
-    if let modifier = wrapped as? any DIParameterModifier.Type {
-      modifier.describe(&self)
-    }
+    Self.modifier(wrapped)?.describe(&self)
   }
 }
 

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What one `resolve` call shares: its `.objectGraph` instances and the injections it
 /// postponed until the graph is built (`injection(cycle: true, …)`).
 ///
@@ -42,7 +40,9 @@ package final class ObjectGraph: Sendable {
     var users = 1
   }
 
-  private let state = Mutex(State())
+  // A pthread mutex (`Locked`), which ThreadSanitizer sees: a delayed value reads the graph
+  // from any thread.
+  private let state = Locked(State())
 
   func instance(of component: Component) -> Any? {
     state.withLock { state -> Any? in
