@@ -7,7 +7,7 @@ enum Scenarios {
   static let all: [Scenario] = [s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12]
 
   /// S1: resolve a container-scoped singleton.
-  static let s1 = Scenario(id: "S1", title: "resolve a container-scoped singleton", goal: 4) {
+  static let s1 = Scenario(id: "S1", title: "resolve a container-scoped singleton", goal: 1.5) {
     switch $0 {
     case .handWritten:
       // A Mutex-guarded lazy instance (see LazyShared), made before timing like the others.
@@ -34,7 +34,7 @@ enum Scenarios {
   }
 
   /// S2: resolve a transient leaf.
-  static let s2 = Scenario(id: "S2", title: "resolve a transient leaf", goal: 3) {
+  static let s2 = Scenario(id: "S2", title: "resolve a transient leaf", goal: 1.5) {
     switch $0 {
     case .handWritten:
       Workload { { count in for _ in 0..<count { sink(D()) } } }
@@ -54,18 +54,18 @@ enum Scenarios {
   }
 
   /// S3: transient `A(B(D), C(D))`, five objects.
-  static let s3 = Scenario(id: "S3", title: "transient A(B(D), C(D)), 5 objects", goal: 3) {
+  static let s3 = Scenario(id: "S3", title: "transient A(B(D), C(D)), 5 objects", goal: 1.6) {
     graphWorkload($0, sharedD: false)
   }
 
   /// S4: as S3 with `D` shared in the graph (four objects).
-  static let s4 = Scenario(id: "S4", title: "as S3 with D shared in the graph", goal: 4) {
+  static let s4 = Scenario(id: "S4", title: "as S3 with D shared in the graph", goal: 2) {
     graphWorkload($0, sharedD: true)
   }
 
   /// S5: one object with ten transient dependencies.
   static let s5 = Scenario(
-    id: "S5", title: "one object with 10 transient dependencies", goal: 3
+    id: "S5", title: "one object with 10 transient dependencies", goal: 1.6
   ) {
     switch $0 {
     case .handWritten:
@@ -123,7 +123,7 @@ enum Scenarios {
   /// S6: a new container, 1,000 registrations and 1,000 resolves (all timed); one operation
   /// is the whole of it.
   static let s6 = Scenario(
-    id: "S6", title: "new container + 1,000 registrations + 1,000 resolves", goal: 7,
+    id: "S6", title: "new container + 1,000 registrations + 1,000 resolves", goal: 5,
     resolvesPerOperation: S6Types.count
   ) {
     switch $0 {
@@ -155,7 +155,7 @@ enum Scenarios {
   /// S7: S3 on two threads at once, one shared container; measures combined throughput.
   /// Swinject's container is made thread-safe with `synchronize()`, as its README asks.
   static let s7 = Scenario(
-    id: "S7", title: "S3 on 2 threads at once (combined throughput)", goal: 4
+    id: "S7", title: "S3 on 2 threads at once (combined throughput)", goal: 2
   ) {
     switch $0 {
     case .handWritten, .diContainer:
@@ -183,7 +183,7 @@ enum Scenarios {
   static let s8 = Scenario(
     id: "S8",
     title: "open a scope, resolve a 5-object request graph with 2 .scoped objects,"
-      + " close it", goal: 7
+      + " close it", goal: 3
   ) {
     switch $0 {
     case .handWritten:
