@@ -10,10 +10,12 @@ final class AsyncMadeOnce: Sendable {
 
   /// The kept value, or the one `make` makes now (and is kept).
   func value(_ make: () async throws(DIError) -> Any) async throws(DIError) -> Any {
-    let request = AsyncRequest.current ?? AsyncRequest()
+    let request = AsyncRequest()
     while true {
       if let made = made.withLock({ $0 }) { return made.value }
       try await once.run(for: request) { () async throws(DIError) in
+        // Made by another request since this one looked.
+        guard made.withLock({ $0 }) == nil else { return }
         let value = try await make()
         made.withLock { $0 = Instance(value: value) }
       }

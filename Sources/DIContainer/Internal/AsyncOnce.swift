@@ -44,8 +44,12 @@ final class AsyncOnce: Sendable {
           throw error
         }
       }
-      guard maker.owner != request.identity else { throw DIError(.cycle) }
-      guard WaitGraph.begin(request.identity, waitingFor: maker.owner, token: maker.token)
+      // The maker is this request, or one it runs inside, which may be awaiting it.
+      guard !request.isSelfOrAncestor(maker.owner) else { throw DIError(.cycle) }
+      guard
+        WaitGraph.begin(
+          request.identity, waitingFor: maker.owner, token: maker.token,
+          awaitedBy: request.ancestors)
       else { throw DIError(.waitLoop) }
       let outcome = await withCheckedContinuation { continuation in
         let waiting = state.withLock { current -> Bool in

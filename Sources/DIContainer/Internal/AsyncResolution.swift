@@ -63,7 +63,7 @@ extension DIContainer {
         need = found
         leadingTo = error.path.dropLast()
       }
-      let request = asyncRequest ?? AsyncRequest.current ?? AsyncRequest()
+      let request = asyncRequest ?? AsyncRequest()
       let instances = prepared ?? PreparedInstances()
       asyncRequest = request
       prepared = instances

@@ -223,34 +223,42 @@ struct OpenMaking<State: CreationState> {
 
 /// Which request waits for which other request's making, so a wait that would close a
 /// loop is refused instead of deadlocking. Only contended makings come here.
+///
+/// An async request may run inside others (``AsyncRequest/parent``), which may be awaiting
+/// it: a request is taken to wait for whatever a request inside it waits for.
 enum WaitGraph {
   private struct Wait {
     let creator: ObjectIdentifier
     let token: UInt64
+    /// The requests the waiting one runs inside.
+    let awaitedBy: [ObjectIdentifier]
   }
 
   /// Waiting request → the making it waits for.
   private static let waits = Locked<[ObjectIdentifier: Wait]>([:])
 
   /// Registers that `waiter` waits for the making `token` of `creator`, unless `creator`
-  /// waits, directly or through other requests, for `waiter`.
+  /// waits, directly or through other requests, for `waiter` or for a request in
+  /// `awaitedBy`, which may be awaiting `waiter` (the async requests it runs inside).
   ///
   /// - Returns: Whether the wait is registered (false: waiting would deadlock).
   static func begin(
-    _ waiter: ObjectIdentifier, waitingFor creator: ObjectIdentifier, token: UInt64
+    _ waiter: ObjectIdentifier, waitingFor creator: ObjectIdentifier, token: UInt64,
+    awaitedBy: [ObjectIdentifier] = []
   ) -> Bool {
     waits.withLock { waits in
-      var current = creator
-      var steps = 0
-      while let next = waits[current]?.creator {
-        if next == waiter { return false }
-        steps += 1
-        // Each request waits for one making at a time, so a chain longer than the
-        // number of waiting requests has met a loop that does not involve `waiter`.
-        guard steps <= waits.count else { break }
-        current = next
+      let closing = Set(awaitedBy + [waiter])
+      var reached: Set<ObjectIdentifier> = []
+      var next = [creator]
+      while let request = next.popLast() {
+        if closing.contains(request) { return false }
+        guard reached.insert(request).inserted else { continue }
+        // What `request` waits for, itself or through a request inside it.
+        for (other, wait) in waits where other == request || wait.awaitedBy.contains(request) {
+          next.append(wait.creator)
+        }
       }
-      waits[waiter] = Wait(creator: creator, token: token)
+      waits[waiter] = Wait(creator: creator, token: token, awaitedBy: awaitedBy)
       return true
     }
   }

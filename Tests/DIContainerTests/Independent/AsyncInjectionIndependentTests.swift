@@ -1635,18 +1635,11 @@ struct AsyncInjectionIndependentTests {
         return "\(error.code): \(error)"
       }
     }
-    // KNOWN DEFECT: the child tasks inherit the postInit's request (a task-local), and the
-    // second one to ask for AIIDep while the first makes it is told "the cycle AIIDep → AIIDep
-    // cannot be built" (code .cycle), though nothing loops.
-    withKnownIssue("false .cycle when child tasks of a postInit share a cached async component") {
-      #expect(outcome == "ok")
-      #expect(log.all.last == Array(repeating: "shared true", count: 8).joined(separator: ","))
-    }
-    // The false cycle fails the group, whose cancellation may cancel the first making: then
-    // a later request makes it again.
-    withKnownIssue("the false .cycle may cancel the shared making", isIntermittent: true) {
-      #expect(depInits.value == 1)
-    }
+    // Each child task's request runs inside the postInit's: the first to ask for AIIDep
+    // makes it, the others wait for it as unrelated requests would.
+    #expect(outcome == "ok")
+    #expect(log.all.last == Array(repeating: "shared true", count: 8).joined(separator: ","))
+    #expect(depInits.value == 1)
   }
 
   @Test(.timeLimit(.minutes(1)))
