@@ -45,20 +45,20 @@ func example_AsyncStartupAndShutdown_md_L51() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:81
-func example_AsyncStartupAndShutdown_md_L81() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 82)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:88
+func example_AsyncStartupAndShutdown_md_L88() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 89)
   let made: AsyncPool = try await container.resolveAsync()   // at boot
   _ = made
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 83)
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 90)
   let pool: AsyncPool = container.resolve()                  // later: the cached instance
   _ = pool
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:97
-func example_AsyncStartupAndShutdown_md_L97() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 98)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:104
+func example_AsyncStartupAndShutdown_md_L104() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 105)
   container.register(MailQueue.init)
     .injection { (queue: MailQueue, pool: AsyncPool) async in await pool.close() }
     .postInit { queue in await queue.flush() }
@@ -67,9 +67,9 @@ func example_AsyncStartupAndShutdown_md_L97() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:118
-func example_AsyncStartupAndShutdown_md_L118() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 119)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:125
+func example_AsyncStartupAndShutdown_md_L125() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 126)
   final class ReportJob {
     let pool: AsyncLazy<AsyncPool>
     init(pool: AsyncLazy<AsyncPool>) { self.pool = pool }
@@ -82,9 +82,9 @@ func example_AsyncStartupAndShutdown_md_L118() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:137
-func example_AsyncStartupAndShutdown_md_L137() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 138)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:144
+func example_AsyncStartupAndShutdown_md_L144() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 145)
   container.register { () async throws -> AsyncPool in try await AsyncPool.connect() }
     .lifetime(.single)
   try await container.initializeSingletonObjectsAsync()
@@ -93,18 +93,18 @@ func example_AsyncStartupAndShutdown_md_L137() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:155
-func example_AsyncStartupAndShutdown_md_L155() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 156)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:162
+func example_AsyncStartupAndShutdown_md_L162() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 163)
   container.register { () async throws -> AsyncPool in try await AsyncPool.connect() }
     .lifetime(.perFramework(.single))
     .onClean { pool in await pool.close() }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:173
-func example_AsyncStartupAndShutdown_md_L173() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 174)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:180
+func example_AsyncStartupAndShutdown_md_L180() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 181)
   func run(_ container: DIContainer) async throws {
     try await container.initializeSingletonObjectsAsync()
     // … serve requests until the process is asked to stop …
@@ -113,13 +113,13 @@ func example_AsyncStartupAndShutdown_md_L173() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:190
-func example_AsyncStartupAndShutdown_md_L190() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 191)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:197
+func example_AsyncStartupAndShutdown_md_L197() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 198)
   let status = try await container.withScope { scope in
     let handler: Handler = try await scope.resolveAsync()
     _ = handler
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 193)
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 200)
     handler.handle(request)
     return 200
   }
