@@ -13,12 +13,12 @@ final class AsyncMadeOnce: Sendable {
     let request = AsyncRequest()
     while true {
       if let made = made.withLock({ $0 }) { return made.value }
-      try await once.run(for: request) { () async throws(DIError) in
-        // Made by another request since this one looked.
-        guard made.withLock({ $0 }) == nil else { return }
-        let value = try await make()
-        made.withLock { $0 = Instance(value: value) }
-      }
+      try await once.run(
+        for: request, isKept: { made.withLock { $0 != nil } },
+        make: { () async throws(DIError) in
+          let value = try await make()
+          made.withLock { $0 = Instance(value: value) }
+        })
     }
   }
 

@@ -23,9 +23,13 @@ final class AsyncOnce: Sendable {
 
   private let state = Locked<Maker?>(nil)
 
-  /// Runs `make` for `request`, or waits for the request that runs it.
+  /// Runs `make` for `request`, or waits for the request that runs it. `isKept` says
+  /// whether an instance is kept already: a request that looked before another one's
+  /// making ended, and becomes the maker after it, finds that instance instead of making
+  /// a second one.
   func run(
-    for request: AsyncRequest, _ make: () async throws(DIError) -> Void
+    for request: AsyncRequest, isKept: () throws(DIError) -> Bool,
+    make: () async throws(DIError) -> Void
   ) async throws(DIError) {
     while true {
       let token = CreateOnce.newToken()
@@ -36,7 +40,7 @@ final class AsyncOnce: Sendable {
       }
       guard let maker else {
         do throws(DIError) {
-          try await make()
+          if try !isKept() { try await make() }
           finish(token, .done)
           return
         } catch {

@@ -127,14 +127,14 @@ extension DIContainer {
       prepared.add(try await makeOne(), for: component)
       return
     }
-    try await once.run(for: request) { () async throws(DIError) in
-      // Another request may have made and kept one since this one looked.
-      if try keep(need, from: prepared) { return }
-      prepared.add(try await makeOne(), for: component)
-      // Kept now, through the lifetime's own synchronous path, before `once` lets the
-      // requests waiting for it look again.
-      _ = try keep(need, from: prepared)
-    }
+    try await once.run(
+      for: request, isKept: { () throws(DIError) in try keep(need, from: prepared) },
+      make: { () async throws(DIError) in
+        prepared.add(try await makeOne(), for: component)
+        // Kept now, through the lifetime's own synchronous path, before `once` lets the
+        // requests waiting for it look again.
+        _ = try keep(need, from: prepared)
+      })
   }
 
   /// Asks the lifetime of `need`'s component for its instance, through its synchronous

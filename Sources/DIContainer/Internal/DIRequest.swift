@@ -57,6 +57,9 @@ package struct DIRequest: Sendable {
 ///
 /// The resolver recognizes these at run time, so an initializer reference
 /// `register(Cat.init)` whose parameter is `Owner?` resolves it optionally.
+///
+/// A conforming class must be listed in `DIRequest.delayedClasses`: other classes are
+/// taken for services without asking the runtime whether they conform.
 package protocol DIParameterModifier {
   /// Records in `request` what this type asks for (and what the wrapped type asks for).
   static func describe(_ request: inout DIRequest)
