@@ -50,6 +50,8 @@ public final class DIRequestScope: Sendable {
   struct State: CreationState {
     var slots = SmallIdentityMap<Slot>()
     var isClosed = false
+    /// One making at a time of each async `.scoped` component's instance in this scope.
+    var asyncOnces: [ObjectIdentifier: AsyncOnce] = [:]
 
     func probe(_ key: ObjectIdentifier) -> CreationProbe {
       switch slots[key] {

@@ -21,6 +21,27 @@ package final class AsyncNeed: Sendable {
   }
 }
 
+extension AsyncNeed {
+  /// The one making at a time of the component's instance, nil for a lifetime that keeps
+  /// none: the primitive of the place that keeps it (the cell, the `.multiton` cell of
+  /// these arguments, the request scope), not of the compiled component, which another
+  /// container or an edit of the registration may duplicate over the same place.
+  var once: AsyncOnce? {
+    guard component.isAsyncCached else { return nil }
+    switch component.storage {
+    case .none, .objectGraph: return nil
+    case .cell(let cell): return cell.asyncOnce
+    case .scoped(_, let cell): return cell.asyncOnce
+    case .requestScoped(let key): return requestScope?.asyncOnce(for: key)
+    case .multiton(let cells):
+      guard let arguments = arguments?.value as? [Any],
+        case .success(let key) = MultitonCells.Key.make(arguments)
+      else { return nil }
+      return cells.cell(for: key).asyncOnce
+    }
+  }
+}
+
 /// The instances async factories made for the synchronous attempts of one asynchronous
 /// request: an attempt that builds an async component takes the next one made for it,
 /// and the next attempt starts again from the first (it builds the same graph).
@@ -28,10 +49,19 @@ final class PreparedInstances: @unchecked Sendable {
   // Used by one attempt at a time, on whichever thread runs it.
   private var made: [ObjectIdentifier: [Instance]] = [:]
   private var taken: [ObjectIdentifier: Int] = [:]
+  /// The components of a caching lifetime whose instance this attempt took.
+  private var takenCached: Set<ObjectIdentifier> = []
 
   /// Starts an attempt: every component's instances are available again.
   func rewind() {
     taken.removeAll(keepingCapacity: true)
+    takenCached.removeAll(keepingCapacity: true)
+  }
+
+  /// Whether this attempt took the instance of `component`, of a caching lifetime: its
+  /// lifetime then kept it, or dropped it and ran its hook.
+  func tookInstance(of component: Component) -> Bool {
+    takenCached.contains(ObjectIdentifier(component))
   }
 
   /// The next instance made for `component` in this attempt, if there is one left; for a
@@ -40,7 +70,10 @@ final class PreparedInstances: @unchecked Sendable {
   /// request's next attempt.
   func take(_ component: Component) -> Any? {
     let id = ObjectIdentifier(component)
-    if component.asyncOnce != nil { return made[id]?.last?.value }
+    if component.isAsyncCached {
+      takenCached.insert(id)
+      return made[id]?.last?.value
+    }
     let index = taken[id, default: 0]
     guard let instances = made[id], index < instances.count else { return nil }
     taken[id] = index + 1

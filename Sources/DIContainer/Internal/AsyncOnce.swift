@@ -23,6 +23,17 @@ final class AsyncOnce: Sendable {
 
   private let state = Locked<Maker?>(nil)
 
+  /// The primitive in `slot`, made there on first need. It lives where the instance is
+  /// kept (a cell, a request scope), so every component that keeps its instance there
+  /// shares it: the same registration in two containers (a process-wide cell), or
+  /// compiled again after an edit while a making is under way.
+  static func shared(in slot: inout AsyncOnce?) -> AsyncOnce {
+    if let once = slot { return once }
+    let once = AsyncOnce()
+    slot = once
+    return once
+  }
+
   /// Runs `make` for `request`, or waits for the request that runs it. `isKept` says
   /// whether an instance is kept already: a request that looked before another one's
   /// making ended, and becomes the maker after it, finds that instance instead of making

@@ -123,17 +123,29 @@ extension DIContainer {
         throw error
       }
     }
-    guard let once = component.asyncOnce else {
+    guard let once = need.once else {
       prepared.add(try await makeOne(), for: component)
       return
     }
     try await once.run(
       for: request, isKept: { () throws(DIError) in try keep(need, from: prepared) },
       make: { () async throws(DIError) in
-        prepared.add(try await makeOne(), for: component)
+        let instance = try await makeOne()
+        prepared.add(instance, for: component)
         // Kept now, through the lifetime's own synchronous path, before `once` lets the
         // requests waiting for it look again.
-        _ = try keep(need, from: prepared)
+        do throws(DIError) {
+          _ = try keep(need, from: prepared)
+        } catch {
+          // Refused before the lifetime took it (its scope closed meanwhile): nothing
+          // keeps it, so its hook runs now, as for one made synchronously.
+          if !prepared.tookInstance(of: component) {
+            Teardown.drop(
+              Instance(value: instance), sequence: Teardown.nextSequence(),
+              hook: component.onClean)
+          }
+          throw error
+        }
       })
   }
 
@@ -154,7 +166,12 @@ extension DIContainer {
       }
       return true
     } catch {
-      guard error.asyncNeed?.component === need.component else { throw error }
+      guard error.asyncNeed?.component === need.component else {
+        // The request's path ends at the component (its scope closed, say).
+        var error = error
+        error.enter(need.component.name, component: need.component.summary)
+        throw error
+      }
       return false
     }
   }

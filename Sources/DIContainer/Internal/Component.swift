@@ -34,8 +34,10 @@ final class Component: Sendable {
   let factory: Factory?
   /// The factory of an async component (`register { … async … }`); `factory` is nil then.
   let asyncFactory: AsyncFactory?
-  /// For an async component with a caching lifetime: one making at a time across tasks.
-  let asyncOnce: AsyncOnce?
+  /// Whether it is an async component whose lifetime keeps its instance: one making at a
+  /// time across tasks, through the ``AsyncOnce`` of the place that keeps it
+  /// (``AsyncNeed/once``).
+  let isAsyncCached: Bool
   let parameters: [DIRequest]
   let services: [ServiceKey]
   let injections: [Injection]
@@ -91,8 +93,8 @@ final class Component: Sendable {
       asyncFactory = draft.asyncFactory
     }
     switch storage {
-    case .none, .objectGraph: asyncOnce = nil
-    default: asyncOnce = asyncFactory == nil ? nil : AsyncOnce()
+    case .none, .objectGraph: isAsyncCached = false
+    default: isAsyncCached = asyncFactory != nil
     }
     parameters = draft.parameters
     services = draft.services

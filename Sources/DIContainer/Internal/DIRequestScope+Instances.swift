@@ -41,10 +41,15 @@ extension DIRequestScope {
     return instance.value
   }
 
+  /// One making at a time of the instance of the async `.scoped` component of `key` in
+  /// this scope, across tasks (other scopes make theirs meanwhile).
+  func asyncOnce(for key: RequestScopedKey) -> AsyncOnce {
+    state.withLock { AsyncOnce.shared(in: &$0.asyncOnces[ObjectIdentifier(key)]) }
+  }
+
   /// Runs the hook of an instance made while the scope closed: it is dropped now.
   private static func drop(_ entry: Entry) {
-    guard let hook = entry.hook else { return }
-    Teardown.run([Teardown(instance: entry.instance, sequence: entry.sequence, hook: hook)])
+    Teardown.drop(entry.instance, sequence: entry.sequence, hook: entry.hook)
   }
 
   /// A resolve in a scope after ``close()``.

@@ -22,6 +22,8 @@ final class InstanceCell: Sendable {
     var currentMaking: Making?
     /// Set by ``retire()``: the cell is no longer reachable, so it keeps nothing more.
     fileprivate var isRetired = false
+    /// The makings of an async component's instance, one at a time (``asyncOnce``).
+    fileprivate var asyncOnce: AsyncOnce?
 
     /// Keeps `instance` (weakly for a `.weak` lifetime when it is an object), unless the
     /// cell is retired: then it comes back with its stamp, for its hook to run.
@@ -51,6 +53,11 @@ final class InstanceCell: Sendable {
 
   init(weak: Bool) {
     self.isWeak = weak
+  }
+
+  /// One making at a time of an async component's instance for this cell, across tasks.
+  var asyncOnce: AsyncOnce {
+    state.withLock { AsyncOnce.shared(in: &$0.asyncOnce) }
   }
 
   /// The cached instance, if there is one.
@@ -93,8 +100,7 @@ final class InstanceCell: Sendable {
 
   /// Runs the hook of an instance made for a retired cell.
   private static func drop(_ late: (Instance, UInt64), hook: CleanHook?) {
-    guard let hook else { return }
-    Teardown.run([Teardown(instance: late.0, sequence: late.1, hook: hook)])
+    Teardown.drop(late.0, sequence: late.1, hook: hook)
   }
 
   /// Drops the cached instance and returns it with its creation stamp, so the caller runs

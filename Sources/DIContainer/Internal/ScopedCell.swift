@@ -8,6 +8,8 @@
 final class ScopedCell: Sendable {
   struct State: CellCreationState {
     var currentMaking: Making?
+    /// The makings of an async component's instance, one at a time (``asyncOnce``).
+    fileprivate var asyncOnce: AsyncOnce?
 
     // The storage is asked outside the lock, before and after claiming the making.
     var readyValue: Instance? { nil }
@@ -18,6 +20,11 @@ final class ScopedCell: Sendable {
 
   init(key: DIStorageKey) {
     self.key = key
+  }
+
+  /// One making at a time of an async component's instance for this key, across tasks.
+  var asyncOnce: AsyncOnce {
+    state.withLock { AsyncOnce.shared(in: &$0.asyncOnce) }
   }
 
   /// The instance `scope` keeps for this component, or the one `make` creates (and the

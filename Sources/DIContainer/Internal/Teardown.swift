@@ -28,6 +28,13 @@ struct Teardown: Sendable {
 
   private static let counter = Atomic<UInt64>(0)
 
+  /// Runs `hook` now for `instance`, which the library made but keeps nowhere (its cell
+  /// retired, its scope closed): nothing else would ever run it.
+  static func drop(_ instance: Instance, sequence: UInt64, hook: CleanHook?) {
+    guard let hook else { return }
+    run([Teardown(instance: instance, sequence: sequence, hook: hook)])
+  }
+
   /// Runs the hooks of `teardowns` in reverse order of creation (dependents before their
   /// dependencies); a hook that throws is logged as an error and the others still run.
   ///

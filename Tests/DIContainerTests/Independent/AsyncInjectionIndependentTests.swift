@@ -1430,11 +1430,8 @@ struct AsyncInjectionIndependentTests {
       #expect(cleans.value <= 1)
       if case .failure(let anyError) = result, let error = anyError as? DIError {
         #expect(error.code == .scopeClosed)
-        // KNOWN DEFECT: the text reads "Cannot resolve ?: the request scope was closed…",
-        // not naming what was asked (SPEC "Errors and logging": what was asked, the path).
-        withKnownIssue("scopeClosed error of an in-flight async request names '?' as the request") {
-          #expect(error.description.contains("AIIThing"), "\(error.description)")
-        }
+        // SPEC "Errors and logging": what was asked, the path.
+        #expect(error.description.contains("AIIThing"), "\(error.description)")
       }
     }
     #expect(throws: DIError.self) { let _: AIIThing = try scope.tryResolve() }
