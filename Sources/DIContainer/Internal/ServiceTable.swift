@@ -13,7 +13,7 @@ final class ServiceTable: @unchecked Sendable {
   private let shift: UInt
 
   /// The table of the components providing each service key, in registration order.
-  init(_ groups: [ServiceKey: [Component]]) {
+  init(_ groups: [ServiceKey: ComponentGroup]) {
     var bits: UInt = 3
     while (1 << bits) < groups.count * 2 { bits += 1 }
     let capacity = 1 << Int(bits)
@@ -25,9 +25,9 @@ final class ServiceTable: @unchecked Sendable {
     self.entries.initialize(repeating: nil)
     singles = .allocate(capacity: capacity)
     singles.initialize(repeating: nil)
-    for (key, components) in groups {
+    for (key, group) in groups {
       let entry: ServiceEntry =
-        components.count == 1 ? .single(components[0]) : .multiple(Candidates(components))
+        group.isSingle ? .single(group.head) : .multiple(Candidates(group.all))
       var index = Self.slot(of: key, shift: shift)
       while self.entries[index] != nil { index = (index + 1) & mask }
       keys[index] = key

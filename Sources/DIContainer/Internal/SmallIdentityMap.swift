@@ -1,27 +1,35 @@
 /// A map keyed by object identity for the few entries of a request scope or an object
 /// graph (their instances, by component).
 ///
-/// The entries sit in two parallel arrays searched from the start, which costs less than
-/// hashing the key when there are few. Past ``indexedCount`` entries a dictionary indexes
-/// them, so a map with many entries stays linear in their number.
+/// The entries sit in one array searched from the start, which costs less than hashing the
+/// key when there are few; its first allocation has room for several, so a small map
+/// allocates once. Past ``indexedCount`` entries a dictionary indexes them, so a map with
+/// many entries stays linear in their number.
 struct SmallIdentityMap<Slot> {
-  private var keys: [ObjectIdentifier] = []
-  private var slots: [Slot] = []
+  private struct Entry {
+    let key: ObjectIdentifier
+    var slot: Slot
+  }
+
+  private var entries: [Entry] = []
   /// The position of each key, once there are more than ``indexedCount`` of them.
   private var positions: [ObjectIdentifier: Int]?
 
   /// How many entries are searched without an index.
   static var indexedCount: Int { 16 }
 
+  /// The room the first entry allocates: a request scope's or a graph's usual few.
+  static var initialCapacity: Int { 4 }
+
   /// The slot of `key`; setting nil removes it.
   subscript(key: ObjectIdentifier) -> Slot? {
     get {
       guard let position = position(of: key) else { return nil }
-      return slots[position]
+      return entries[position].slot
     }
     set {
       switch (position(of: key), newValue) {
-      case (let position?, let slot?): slots[position] = slot
+      case (let position?, let slot?): entries[position].slot = slot
       case (let position?, nil): remove(at: position)
       case (nil, let slot?): append(slot, for: key)
       case (nil, nil): break
@@ -30,43 +38,49 @@ struct SmallIdentityMap<Slot> {
   }
 
   /// Every slot, in the order they were added (but for removals).
-  var all: [Slot] { slots }
+  var all: [Slot] { entries.map(\.slot) }
 
-  /// Replaces every slot with what `transform` makes of it; nil removes it.
+  /// Replaces every slot with what `transform` makes of it, in place; nil removes it.
   mutating func update(_ transform: (Slot) -> Slot?) {
-    var updated = SmallIdentityMap()
-    for (key, slot) in zip(keys, slots) {
-      if let new = transform(slot) { updated.append(new, for: key) }
+    var kept = 0
+    for index in entries.indices {
+      guard let slot = transform(entries[index].slot) else { continue }
+      entries[kept] = Entry(key: entries[index].key, slot: slot)
+      kept += 1
     }
-    self = updated
+    guard kept < entries.count else { return }
+    entries.removeLast(entries.count - kept)
+    if positions != nil { reindex() }
   }
 
   private func position(of key: ObjectIdentifier) -> Int? {
     if let positions { return positions[key] }
-    return keys.firstIndex(of: key)
+    return entries.firstIndex { $0.key == key }
   }
 
   private mutating func append(_ slot: Slot, for key: ObjectIdentifier) {
-    keys.append(key)
-    slots.append(slot)
+    if entries.capacity == 0 { entries.reserveCapacity(Self.initialCapacity) }
+    entries.append(Entry(key: key, slot: slot))
     if positions != nil {
-      positions?[key] = keys.count - 1
-    } else if keys.count > Self.indexedCount {
-      positions = Dictionary(uniqueKeysWithValues: zip(keys, keys.indices))
+      positions?[key] = entries.count - 1
+    } else if entries.count > Self.indexedCount {
+      reindex()
     }
+  }
+
+  private mutating func reindex() {
+    positions = Dictionary(uniqueKeysWithValues: zip(entries.map(\.key), entries.indices))
   }
 
   /// Removes the entry at `position`, moving the last one into its place.
   private mutating func remove(at position: Int) {
-    let removed = keys[position]
-    let last = keys.count - 1
+    let removed = entries[position].key
+    let last = entries.count - 1
     if position != last {
-      keys.swapAt(position, last)
-      slots.swapAt(position, last)
-      positions?[keys[position]] = position
+      entries.swapAt(position, last)
+      positions?[entries[position].key] = position
     }
-    keys.removeLast()
-    slots.removeLast()
+    entries.removeLast()
     positions?[removed] = nil
   }
 }

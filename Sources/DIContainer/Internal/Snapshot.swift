@@ -45,7 +45,7 @@ final class Snapshot: Sendable {
   let table: ServiceTable
   /// Every component providing a type, tagged or not, for `many`; and the tagged ones
   /// under their tag.
-  let collections: [ServiceKey: [Component]]
+  let collections: [ServiceKey: ComponentGroup]
   /// The frameworks each framework imports.
   let imports: [DIModuleID: Set<DIModuleID>]
   /// The frameworks and parts loaded into the container when this snapshot was made.
@@ -73,31 +73,30 @@ final class Snapshot: Sendable {
     self.loaded = loaded
     self.isShutDown = isShutDown
     self.parent = parent
-    var grouped: [ServiceKey: [Component]] = [:]
+    var grouped: [ServiceKey: ComponentGroup] = [:]
     grouped.reserveCapacity(components.count)
     var tagged: [(untagged: ServiceKey, component: Component)] = []
     for component in components {
       for service in component.services {
-        grouped[service, default: []].append(component)
+        grouped.add(component, for: service)
         if service.tag != nil { tagged.append((ServiceKey(service.type), component)) }
       }
       // A type under several tags is also found by every combination of them (a request
       // for all of them, see `TagSet`); `many` of the plain type has it already.
       for key in TagSet.intersections(of: component.services) {
-        grouped[key, default: []].append(component)
+        grouped.add(component, for: key)
       }
     }
     table = ServiceTable(grouped)
-    // `many` of a type also collects its tagged components; the arrays are shared with
+    // `many` of a type also collects its tagged components; the groups are shared with
     // `grouped` until a tagged component makes one differ.
     var collections = grouped
-    for (untagged, component) in tagged
-    where collections[untagged]?.contains(where: { $0 === component }) != true {
-      collections[untagged, default: []].append(component)
+    for (untagged, component) in tagged where collections[untagged]?.contains(component) != true {
+      collections.add(component, for: untagged)
     }
     // Registration order, whatever order the tagged ones were added in.
     for untagged in Set(tagged.map(\.untagged)) {
-      collections[untagged]?.sort { $0.order < $1.order }
+      collections[untagged]?.sortByOrder()
     }
     self.collections = collections
   }
@@ -119,9 +118,9 @@ final class Snapshot: Sendable {
 
   /// Every component providing `key` for `many`: this level's, then each parent's.
   func collection(_ key: ServiceKey) -> [Component]? {
-    guard let parent else { return collections[key] }
+    guard let parent else { return collections[key]?.all }
     let inherited = parent.snapshot.collection(key)
-    guard let own = collections[key] else { return inherited }
+    guard let own = collections[key]?.all else { return inherited }
     return own + (inherited ?? [])
   }
 
