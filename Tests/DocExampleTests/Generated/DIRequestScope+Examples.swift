@@ -24,29 +24,29 @@ func example_DIRequestScope_swift_L20() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:102
-func example_DIRequestScope_swift_L102() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 103)
+// From Sources/DIContainer/API/DIRequestScope.swift:104
+func example_DIRequestScope_swift_L104() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 105)
   scope.close()
   #expect(scope.isClosed)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:119
-func example_DIRequestScope_swift_L119() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 120)
+// From Sources/DIContainer/API/DIRequestScope.swift:121
+func example_DIRequestScope_swift_L121() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 122)
   let scope = container.makeScope()
   _ = scope
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 121)
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 123)
   defer { scope.close() }
   let handler: Handler = scope.resolve()
   _ = handler
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:131
-func example_DIRequestScope_swift_L131() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 132)
+// From Sources/DIContainer/API/DIRequestScope.swift:133
+func example_DIRequestScope_swift_L133() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 134)
   await scope.closeAwaitingHooks()
 #sourceLocation()
 }
