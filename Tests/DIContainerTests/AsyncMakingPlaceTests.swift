@@ -190,6 +190,34 @@ enum PMLifetime: CaseIterable, Sendable, CustomTestStringConvertible {
   }
 
   @Test(
+    "An async instance that its lifetime did not keep, because a clean let another be kept, runs its hook",
+    .timeLimit(.minutes(1)))
+  func instanceOutrunByAnotherAfterCleanRunsItsHook() async throws {
+    let container = DIContainer()
+    let gate = PMGate()
+    let calls = PMCounter()
+    let cleaned = PMCounter()
+    // An async factory takes no runtime argument (`Int?` gets nil); the multiton's cell
+    // is still chosen by the request's.
+    container.register { (_: DIArg<Int?>) async throws -> PMMade in
+      let serial = calls.next()
+      if serial == 1 { try await gate.pass() }
+      return PMMade(serial: serial)
+    }.lifetime(.multiton).onClean { _ in cleaned.next() }
+    let maker = Task { () async throws -> PMMade in try await container.resolveAsync(arg: 1) }
+    try await gate.awaitArrivals()
+    container.clean()
+    // The clean left a new cell: its making does not wait for the old one.
+    let fresh: PMMade = try await container.resolveAsync(arg: 1)
+    #expect(fresh.serial == 2)
+    gate.open()
+    // The first request gets what the lifetime keeps; the instance it made is dropped.
+    #expect(try await maker.value === fresh)
+    #expect(calls.value == 2)
+    #expect(cleaned.value == 1)
+  }
+
+  @Test(
     "Staggered tasks asking for an async cached component get one instance from one call",
     .timeLimit(.minutes(2)), arguments: PMLifetime.allCases)
   func staggeredTasksShareOneMaking(kind: PMLifetime) async throws {

@@ -134,18 +134,16 @@ extension DIContainer {
         prepared.add(instance, for: component)
         // Kept now, through the lifetime's own synchronous path, before `once` lets the
         // requests waiting for it look again.
-        do throws(DIError) {
-          _ = try keep(need, from: prepared)
-        } catch {
-          // Refused before the lifetime took it (its scope closed meanwhile): nothing
-          // keeps it, so its hook runs now, as for one made synchronously.
-          if !prepared.tookInstance(of: component) {
-            Teardown.drop(
-              Instance(value: instance), sequence: Teardown.nextSequence(),
-              hook: component.onClean)
-          }
-          throw error
+        let kept = Result { () throws(DIError) in try keep(need, from: prepared) }
+        // Not taken by the lifetime (its scope closed meanwhile, or a clean let another
+        // request keep its own): nothing holds it, so its hook runs now, as for one made
+        // synchronously.
+        if !prepared.tookInstance(of: component) {
+          Teardown.drop(
+            Instance(value: instance), sequence: Teardown.nextSequence(),
+            hook: component.onClean)
         }
+        _ = try kept.get()
       })
   }
 

@@ -1,7 +1,8 @@
 /// The components of one service key, in registration order: the first held inline, so a
 /// key that one component provides (most of them) allocates nothing of its own.
 struct ComponentGroup: Sendable {
-  private let first: Component
+  /// The only component, or the first one registered.
+  let first: Component
   private var rest: [Component] = []
 
   /// A group of `component` alone.
@@ -11,9 +12,6 @@ struct ComponentGroup: Sendable {
 
   /// Whether only one component provides the key.
   var isSingle: Bool { rest.isEmpty }
-
-  /// The only component, or the first one registered.
-  var head: Component { first }
 
   /// Every component, in the order they were added.
   var all: [Component] { [first] + rest }

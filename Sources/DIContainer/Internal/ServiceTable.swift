@@ -27,7 +27,7 @@ final class ServiceTable: @unchecked Sendable {
     singles.initialize(repeating: nil)
     for (key, group) in groups {
       let entry: ServiceEntry =
-        group.isSingle ? .single(group.head) : .multiple(Candidates(group.all))
+        group.isSingle ? .single(group.first) : .multiple(Candidates(group.all))
       var index = Self.slot(of: key, shift: shift)
       while self.entries[index] != nil { index = (index + 1) & mask }
       keys[index] = key
