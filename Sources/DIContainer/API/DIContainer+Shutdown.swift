@@ -23,7 +23,7 @@ extension DIContainer {
       if case .scoped(let scope, _) = component.storage { scopes[ObjectIdentifier(scope)] = scope }
     }
     teardowns += scopes.values.flatMap { $0.drop() }
-    teardowns += openScopes.takeAll().flatMap { DIRequestScope.drop($0) }
+    teardowns += openScopes.takeAll().flatMap { DIRequestScope.drop($0) ?? [] }
     DISetting.Log.log(.info, "shutting down: \(teardowns.count) instances with onClean hooks")
     await Teardown.runAwaiting(teardowns)
     await TeardownTasks.waitForAll()

@@ -34,31 +34,32 @@ public final class DIRequestScope: Sendable {
     case weak(WeakReference)
   }
 
-  /// A made `.scoped` instance, with its `onClean` hook, if any, and creation stamp.
-  struct Entry {
-    let instance: Instance
-    let hook: CleanHook?
-    let sequence: UInt64
-  }
-
   /// A `.scoped` instance of this scope, or the making of one.
   enum Slot {
-    case ready(Entry)
+    case ready(Instance)
     case making(Making)
   }
 
   struct State: CreationState {
     var slots = SmallIdentityMap<Slot>()
+    /// The kept instances that have `onClean` hooks, to run when the scope closes.
+    var teardowns: [Teardown] = []
     var isClosed = false
     /// One making at a time of each async `.scoped` component's instance in this scope.
     var asyncOnces: [ObjectIdentifier: AsyncOnce] = [:]
 
     func probe(_ key: ObjectIdentifier) -> CreationProbe {
       switch slots[key] {
-      case .ready(let entry): .ready(entry.instance)
+      case .ready(let instance): .ready(instance)
       case .making(let making): .making(making)
       case nil: .absent
       }
+    }
+
+    /// The instance kept for `key`, if it is made.
+    func ready(_ key: ObjectIdentifier) -> Any? {
+      guard case .ready(let instance) = slots[key] else { return nil }
+      return instance.value
     }
 
     func making(_ key: ObjectIdentifier) -> Making? {
@@ -67,18 +68,30 @@ public final class DIRequestScope: Sendable {
     }
 
     mutating func setMaking(_ making: Making?, for key: ObjectIdentifier) {
-      slots[key] = making.map(Slot.making)
+      if let making { slots.set(.making(making), for: key) } else { slots.removeSlot(for: key) }
     }
 
-    /// Keeps `instance` for `key`, unless the scope is closed: then it comes back, for its
-    /// hook to run.
+    /// Keeps `instance` for `key`, unless the scope is closed: then it is refused, with
+    /// its teardown for the caller to run.
     mutating func keep(_ instance: Instance, for key: ObjectIdentifier, hook: CleanHook?)
-      -> Entry?
+      -> Refusal?
     {
-      let entry = Entry(instance: instance, hook: hook, sequence: Teardown.nextSequence())
-      guard !isClosed else { return entry }
-      slots[key] = .ready(entry)
+      let teardown = hook.map {
+        Teardown(instance: instance, sequence: Teardown.nextSequence(), hook: $0)
+      }
+      guard !isClosed else { return Refusal(teardown: teardown) }
+      slots.set(.ready(instance), for: key)
+      if let teardown { teardowns.append(teardown) }
       return nil
+    }
+  }
+
+  /// An instance a closed scope did not keep: its hook, if any, runs now.
+  struct Refusal {
+    let teardown: Teardown?
+
+    func run() {
+      if let teardown { Teardown.run([teardown]) }
     }
   }
 
@@ -140,28 +153,24 @@ public final class DIRequestScope: Sendable {
   /// Closes the scope and returns the teardowns of the instances it dropped (none when it
   /// was closed already), for the caller to run after the scope's lock.
   func drop() -> [Teardown] {
-    let teardowns = Self.drop(state)
+    guard let teardowns = Self.drop(state) else { return [] }
     container?.openScopes.forget(ticket)
     return teardowns
   }
 
   /// Closes the scope whose state is `state` and returns the teardowns of the instances
-  /// it dropped (none when it was closed already).
-  static func drop(_ state: Locked<State>) -> [Teardown] {
-    let dropped = state.withLock { state -> [Slot]? in
+  /// it dropped (nil when it was closed already).
+  static func drop(_ state: Locked<State>) -> [Teardown]? {
+    let dropped = state.withLock { state -> (SmallIdentityMap<Slot>, [Teardown])? in
       guard !state.isClosed else { return nil }
       state.isClosed = true
-      let dropped = state.slots.all
       // Makings under way stay: each ends by finding the scope closed.
-      state.slots.update { if case .making = $0 { $0 } else { nil } }
-      return dropped
+      let slots = state.slots.removeAll { if case .making = $0 { true } else { false } }
+      let teardowns = state.teardowns
+      state.teardowns = []
+      return (slots, teardowns)
     }
-    guard let dropped else { return [] }
-    var teardowns: [Teardown] = []
-    for case .ready(let entry) in dropped {
-      guard let hook = entry.hook else { continue }
-      teardowns.append(Teardown(instance: entry.instance, sequence: entry.sequence, hook: hook))
-    }
-    return teardowns
+    // The instances are released here, outside the lock.
+    return dropped?.1
   }
 }

@@ -7,9 +7,20 @@ struct Making: Sendable {
   /// Identifies this making in ``WaitGraph``.
   let token: UInt64
   /// The instance published before its injections ran, served to its own request only.
-  var partial: Instance?
+  /// Boxed, so a making without one (the usual case) copies as plain values, not as an
+  /// existential.
+  var partial: PartialInstance?
   /// Whether another request waited for it.
   var hasWaiters = false
+}
+
+/// The instance a ``Making`` published before its injections ran.
+final class PartialInstance: Sendable {
+  let instance: Instance
+
+  init(_ value: Any) {
+    instance = Instance(value: value)
+  }
 }
 
 /// What a ``CreationState`` holds for a key.
@@ -61,7 +72,7 @@ struct Publisher<State: CreationState> {
   func callAsFunction(_ partial: Any) {
     locked.withLock { state in
       guard var making = state.making(key) else { return }
-      making.partial = Instance(value: partial)
+      making.partial = PartialInstance(partial)
       state.setMaking(making, for: key)
     }
   }
@@ -160,7 +171,7 @@ enum CreateOnce {
           state.setMaking(Making(creator: me, token: token), for: key)
           return .claimed(token: token)
         case .making(var making):
-          if making.creator == me { return .reentered(making.partial) }
+          if making.creator == me { return .reentered(making.partial?.instance) }
           guard WaitGraph.begin(me, waitingFor: making.creator, token: making.token) else {
             throw DIError(.waitLoop)
           }

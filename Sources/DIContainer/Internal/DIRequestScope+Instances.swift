@@ -17,6 +17,8 @@ extension DIRequestScope {
     _ make: (_ publish: (Any) -> Void) throws(DIError) -> (Any, complete: Bool)
   ) throws(DIError) -> Any {
     let id = ObjectIdentifier(key)
+    // Made already (the usual case but for the first request of it): one short look.
+    if let ready = state.withLock({ $0.ready(id) }) { return ready }
     let hook = component.onClean
     let (instance, dropped) = try CreateOnce.valueOrOpen(
       in: state, key: id, for: request,
@@ -29,13 +31,11 @@ extension DIRequestScope {
       leaveOpen: { instance, making in
         request.leaveOpen { keep in
           guard keep else { return making.abandon() }
-          if let dropped = making.commit({ $0.keep(instance, for: id, hook: hook) }) {
-            Self.drop(dropped)
-          }
+          making.commit { $0.keep(instance, for: id, hook: hook) }?.run()
         }
       })
-    if let dropped = dropped ?? nil {
-      Self.drop(dropped)
+    if let refusal = dropped ?? nil {
+      refusal.run()
       throw Self.closedError
     }
     return instance.value
@@ -45,11 +45,6 @@ extension DIRequestScope {
   /// this scope, across tasks (other scopes make theirs meanwhile).
   func asyncOnce(for key: RequestScopedKey) -> AsyncOnce {
     state.withLock { AsyncOnce.shared(in: &$0.asyncOnces[ObjectIdentifier(key)]) }
-  }
-
-  /// Runs the hook of an instance made while the scope closed: it is dropped now.
-  private static func drop(_ entry: Entry) {
-    Teardown.drop(entry.instance, sequence: entry.sequence, hook: entry.hook)
   }
 
   /// A resolve in a scope after ``close()``.

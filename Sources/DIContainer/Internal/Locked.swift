@@ -14,13 +14,7 @@
 /// mutex is understood by ThreadSanitizer on every platform, at the same cost uncontended.
 /// The value lives in the buffer's header, so reaching it costs no exclusivity check.
 package struct Locked<Value>: @unchecked Sendable {
-  /// The mutex and the condition, side by side in the buffer's elements.
-  fileprivate struct Primitives {
-    var mutex = pthread_mutex_t()
-    var condition = pthread_cond_t()
-  }
-
-  private final class Storage: ManagedBuffer<Value, Primitives> {
+  private final class Storage: ManagedBuffer<Value, LockPrimitives> {
     // `ManagedBuffer` destroys the header (the value) itself; the primitives are ours.
     deinit {
       withUnsafeMutablePointerToElements { primitives in
@@ -38,7 +32,7 @@ package struct Locked<Value>: @unchecked Sendable {
     storage = unsafeDowncast(
       Storage.create(minimumCapacity: 1) { _ in value }, to: Storage.self)
     storage.withUnsafeMutablePointerToElements { primitives in
-      primitives.initialize(to: Primitives())
+      primitives.initialize(to: LockPrimitives())
       pthread_mutex_init(&primitives.pointee.mutex, nil)
       pthread_cond_init(&primitives.pointee.condition, nil)
     }
@@ -78,7 +72,7 @@ package struct Locked<Value>: @unchecked Sendable {
 
   /// Waits, inside ``Locked/withLockWaiting(_:)``, for a ``Locked/broadcast()``.
   package struct Waiter {
-    fileprivate let primitives: UnsafeMutablePointer<Primitives>
+    fileprivate let primitives: UnsafeMutablePointer<LockPrimitives>
 
     /// Releases the lock until the next broadcast (or a spurious wake-up), then takes it
     /// again: check the value again afterwards.
@@ -86,4 +80,13 @@ package struct Locked<Value>: @unchecked Sendable {
       _ = pthread_cond_wait(&primitives.pointee.condition, &primitives.pointee.mutex)
     }
   }
+}
+
+/// The mutex and the condition of a ``Locked``, side by side in its buffer's elements.
+///
+/// Not nested in the generic `Locked`: a nested type would be generic too, and its metadata
+/// looked up at every new lock.
+private struct LockPrimitives {
+  var mutex = pthread_mutex_t()
+  var condition = pthread_cond_t()
 }

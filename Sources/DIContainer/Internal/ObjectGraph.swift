@@ -55,7 +55,9 @@ package final class ObjectGraph: Sendable {
   }
 
   func store(_ value: Any, for component: Component) {
-    state.withLock { $0.instances[ObjectIdentifier(component)] = .strong(Instance(value: value)) }
+    state.withLock {
+      $0.instances.set(.strong(Instance(value: value)), for: ObjectIdentifier(component))
+    }
   }
 
   /// A delayed resolution starts using the graph.

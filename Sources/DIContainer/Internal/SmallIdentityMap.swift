@@ -21,24 +21,38 @@ struct SmallIdentityMap<Slot> {
   /// The room the first entry allocates: a request scope's or a graph's usual few.
   static var initialCapacity: Int { 4 }
 
-  /// The slot of `key`; setting nil removes it.
+  /// The slot of `key`.
   subscript(key: ObjectIdentifier) -> Slot? {
-    get {
-      guard let position = position(of: key) else { return nil }
-      return entries[position].slot
+    guard let position = position(of: key) else { return nil }
+    return entries[position].slot
+  }
+
+  /// Makes `slot` the slot of `key`.
+  mutating func set(_ slot: consuming Slot, for key: ObjectIdentifier) {
+    if let position = position(of: key) {
+      entries[position].slot = slot
+    } else {
+      append(slot, for: key)
     }
-    set {
-      switch (position(of: key), newValue) {
-      case (let position?, let slot?): entries[position].slot = slot
-      case (let position?, nil): remove(at: position)
-      case (nil, let slot?): append(slot, for: key)
-      case (nil, nil): break
-      }
-    }
+  }
+
+  /// Removes the slot of `key`, if there is one.
+  mutating func removeSlot(for key: ObjectIdentifier) {
+    guard let position = position(of: key) else { return }
+    remove(at: position)
   }
 
   /// Every slot, in the order they were added (but for removals).
   var all: [Slot] { entries.map(\.slot) }
+
+  /// Removes every entry but those `isKept` accepts, and returns the map as it was, for
+  /// its slots to be released later (out of a lock).
+  mutating func removeAll(keeping isKept: (Slot) -> Bool) -> SmallIdentityMap {
+    let old = self
+    self = SmallIdentityMap()
+    for entry in old.entries where isKept(entry.slot) { append(entry.slot, for: entry.key) }
+    return old
+  }
 
   /// Replaces every slot with what `transform` makes of it, in place; nil removes it.
   mutating func update(_ transform: (Slot) -> Slot?) {
@@ -55,10 +69,16 @@ struct SmallIdentityMap<Slot> {
 
   private func position(of key: ObjectIdentifier) -> Int? {
     if let positions { return positions[key] }
-    return entries.firstIndex { $0.key == key }
+    // An index loop reads each key in place; `firstIndex(where:)` copied every entry.
+    var position = 0
+    while position < entries.count {
+      if entries[position].key == key { return position }
+      position += 1
+    }
+    return nil
   }
 
-  private mutating func append(_ slot: Slot, for key: ObjectIdentifier) {
+  private mutating func append(_ slot: consuming Slot, for key: ObjectIdentifier) {
     if entries.capacity == 0 { entries.reserveCapacity(Self.initialCapacity) }
     entries.append(Entry(key: key, slot: slot))
     if positions != nil {
