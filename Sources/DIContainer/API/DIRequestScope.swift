@@ -56,12 +56,6 @@ public final class DIRequestScope: Sendable {
       }
     }
 
-    /// The instance kept for `key`, if it is made.
-    func ready(_ key: ObjectIdentifier) -> Any? {
-      guard case .ready(let instance) = slots[key] else { return nil }
-      return instance.value
-    }
-
     func making(_ key: ObjectIdentifier) -> Making? {
       guard case .making(let making) = slots[key] else { return nil }
       return making
@@ -71,27 +65,18 @@ public final class DIRequestScope: Sendable {
       if let making { slots.set(.making(making), for: key) } else { slots.removeSlot(for: key) }
     }
 
-    /// Keeps `instance` for `key`, unless the scope is closed: then it is refused, with
-    /// its teardown for the caller to run.
-    mutating func keep(_ instance: Instance, for key: ObjectIdentifier, hook: CleanHook?)
-      -> Refusal?
-    {
-      let teardown = hook.map {
-        Teardown(instance: instance, sequence: Teardown.nextSequence(), hook: $0)
-      }
-      guard !isClosed else { return Refusal(teardown: teardown) }
+    /// Keeps `instance` for `key`, unless the scope is closed: then it is refused, and
+    /// the caller runs its hook.
+    ///
+    /// - Returns: Whether the instance is kept.
+    mutating func keep(_ instance: Instance, for key: ObjectIdentifier, hook: CleanHook?) -> Bool {
+      guard !isClosed else { return false }
       slots.set(.ready(instance), for: key)
-      if let teardown { teardowns.append(teardown) }
-      return nil
-    }
-  }
-
-  /// An instance a closed scope did not keep: its hook, if any, runs now.
-  struct Refusal {
-    let teardown: Teardown?
-
-    func run() {
-      if let teardown { Teardown.run([teardown]) }
+      if let hook {
+        teardowns.append(
+          Teardown(instance: instance, sequence: Teardown.nextSequence(), hook: hook))
+      }
+      return true
     }
   }
 

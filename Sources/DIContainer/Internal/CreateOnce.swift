@@ -133,14 +133,14 @@ enum CreateOnce {
       return (partial, nil)
     case .claimed(let claimed): token = claimed
     }
-    let made: (Instance, complete: Bool)
+    let instance: Instance
+    let complete: Bool
     do throws(DIError) {
-      made = try make(Publisher(locked: locked, key: key))
+      (instance, complete) = try make(Publisher(locked: locked, key: key))
     } catch {
       finish(locked, key: key, token: token) { _ in }
       throw error
     }
-    let (instance, complete) = made
     guard complete else {
       // Its own request goes on using it; the others wait for the commit.
       Publisher(locked: locked, key: key)(instance.value)

@@ -17,28 +17,33 @@ extension DIRequestScope {
     _ make: (_ publish: (Any) -> Void) throws(DIError) -> (Any, complete: Bool)
   ) throws(DIError) -> Any {
     let id = ObjectIdentifier(key)
-    // Made already (the usual case but for the first request of it): one short look.
-    if let ready = state.withLock({ $0.ready(id) }) { return ready }
     let hook = component.onClean
-    let (instance, dropped) = try CreateOnce.valueOrOpen(
+    var kept = true
+    let (instance, _) = try CreateOnce.valueOrOpen(
       in: state, key: id, for: request,
       make: { (publisher) throws(DIError) -> (Instance, complete: Bool) in
         guard !isClosed else { throw Self.closedError }
         let (value, complete) = try make { publisher($0) }
         return (Instance(value: value), complete)
       },
-      store: { state, instance in state.keep(instance, for: id, hook: hook) },
+      store: { state, instance in kept = state.keep(instance, for: id, hook: hook) },
       leaveOpen: { instance, making in
         request.leaveOpen { keep in
           guard keep else { return making.abandon() }
-          making.commit { $0.keep(instance, for: id, hook: hook) }?.run()
+          guard !making.commit({ $0.keep(instance, for: id, hook: hook) }) else { return }
+          Self.drop(instance, hook: hook)
         }
       })
-    if let refusal = dropped ?? nil {
-      refusal.run()
+    guard kept else {
+      Self.drop(instance, hook: hook)
       throw Self.closedError
     }
     return instance.value
+  }
+
+  /// Runs the hook of an instance made while the scope closed: it is dropped now.
+  private static func drop(_ instance: Instance, hook: CleanHook?) {
+    Teardown.drop(instance, sequence: Teardown.nextSequence(), hook: hook)
   }
 
   /// One making at a time of the instance of the async `.scoped` component of `key` in

@@ -48,10 +48,12 @@ struct SmallIdentityMap<Slot> {
   /// Removes every entry but those `isKept` accepts, and returns the map as it was, for
   /// its slots to be released later (out of a lock).
   mutating func removeAll(keeping isKept: (Slot) -> Bool) -> SmallIdentityMap {
-    let old = self
-    self = SmallIdentityMap()
-    for entry in old.entries where isKept(entry.slot) { append(entry.slot, for: entry.key) }
-    return old
+    var kept = SmallIdentityMap()
+    for index in entries.indices where isKept(entries[index].slot) {
+      kept.append(entries[index].slot, for: entries[index].key)
+    }
+    swap(&self, &kept)
+    return kept
   }
 
   /// Replaces every slot with what `transform` makes of it, in place; nil removes it.
