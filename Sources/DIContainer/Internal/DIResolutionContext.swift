@@ -19,9 +19,16 @@ package struct DIResolutionContext {
   /// The request this resolution belongs to: the calling thread's, which the thread
   /// keeps alive.
   private let requestReference: Unmanaged<ResolutionRequest>
-  /// The `.objectGraph` instances and postponed injections, once needed; retained by the
-  /// context and released when the resolution ends.
+  /// The `.objectGraph` instances and postponed injections, once a `Lazy`, a `Provider`
+  /// or postponed work needs an object for them; retained by the context and released
+  /// when the resolution ends.
   private var graphReference: Unmanaged<ObjectGraph>?
+  /// This resolution's graph, once it has `.objectGraph` instances or an object: until it
+  /// has an object, the thread's request keeps its instances (``InlineGraphs``), from
+  /// ``inlineGraphBase`` on.
+  private var inlineGraph: GraphID?
+  /// Where this resolution's graph's instances start in the request's ``InlineGraphs``.
+  private let inlineGraphBase: Int
   /// The framework on whose behalf the current request is made.
   package var requester: DIModuleID?
   /// The request scope resolving, if any; its caller keeps it alive for the request.
@@ -61,13 +68,15 @@ package struct DIResolutionContext {
     self.container = container
     let requestReference = ResolutionRequest.currentReference
     self.requestReference = requestReference
-    let (access, openMakingsMark) = requestReference._withUnsafeGuaranteedRef { request in
+    let (access, openMakingsMark, inlineGraphBase) = requestReference._withUnsafeGuaranteedRef {
+      request in
       let access = UnsafeSnapshotAccess.begin(container, for: request)
       request.contexts += 1
-      return (access, request.openMakingsMark)
+      return (access, request.openMakingsMark, request.inlineGraphs.base)
     }
     self.access = access
     self.openMakingsMark = openMakingsMark
+    self.inlineGraphBase = inlineGraphBase
     self.site = site
     table = access.withSnapshot { .passUnretained($0.table) }
     self.requester = requester
@@ -156,6 +165,10 @@ package struct DIResolutionContext {
   /// `Lazy` or `Provider` keeps may hold its objects weakly now; one nobody else holds
   /// just goes.
   private mutating func endGraph() {
+    if let inlineGraph {
+      let base = inlineGraphBase
+      requestReference._withUnsafeGuaranteedRef { $0.inlineGraphs.end(inlineGraph, from: base) }
+    }
     guard let reference = graphReference else { return }
     graphReference = nil
     var graph = reference.takeRetainedValue()
@@ -165,12 +178,26 @@ package struct DIResolutionContext {
   /// The runtime arguments of the request.
   package var arguments: [Any]? { argumentBuffer.map(Array.init) }
 
-  /// The object graph of this request, made on first need.
+  /// The object graph of this request, made on first need: it takes the `.objectGraph`
+  /// instances made so far from the thread's request.
   package mutating func sharedGraph() -> ObjectGraph {
     if let graphReference { return graphReference.takeUnretainedValue() }
-    let graph = ObjectGraph()
+    let id = graphID()
+    let base = inlineGraphBase
+    let graph = requestReference._withUnsafeGuaranteedRef {
+      $0.inlineGraphs.materialize(id, from: base)
+    }
     self.graph = graph
     return graph
+  }
+
+  /// The identity of this resolution's graph, given now if it had none.
+  private mutating func graphID() -> GraphID {
+    if let graphReference { return graphReference._withUnsafeGuaranteedRef(\.id) }
+    if let inlineGraph { return inlineGraph }
+    let id = GraphID.next()
+    inlineGraph = id
+    return id
   }
 
   // MARK: - Requests
@@ -488,7 +515,7 @@ package struct DIResolutionContext {
       return try build(component, as: .withArguments) { _ in }
     }
     let id = ObjectIdentifier(component)
-    let graph = graphReference?._withUnsafeGuaranteedRef { ObjectIdentifier($0) }
+    let graph = graphReference?._withUnsafeGuaranteedRef(\.id) ?? inlineGraph
     if requestReference._withUnsafeGuaranteedRef({ $0.endlessLoop(at: id, graph: graph) }) {
       throw DIError(.cycle)
     }
@@ -497,19 +524,38 @@ package struct DIResolutionContext {
 
   @inline(__always)
   private mutating func graphInstance(of component: Component) throws(DIError) -> Any {
-    let graph = sharedGraph()
-    if let existing = graph.instance(of: component) { return existing }
     let id = ObjectIdentifier(component)
-    let graphID = ObjectIdentifier(graph)
-    if let frame = request.frame(of: id, graph: graphID) {
+    let graphID = graphID()
+    let base = inlineGraphBase
+    let request = requestReference
+    let object = graphReference
+    if let object {
+      if let existing = object._withUnsafeGuaranteedRef({ $0.instance(of: component) }) {
+        return existing
+      }
+    } else if let existing = request._withUnsafeGuaranteedRef({
+      $0.inlineGraphs.instance(of: id, in: graphID, from: base)
+    }) {
+      return existing
+    }
+    if let frame = request._withUnsafeGuaranteedRef({ $0.frame(of: id, graph: graphID) }) {
       // Its initializer is running: an injection made after `frame` can wait for it.
       throw DIError.underConstruction(at: frame)
     }
-    if request.endlessLoop(at: id, graph: graphID) { throw DIError(.cycle) }
-    let value = try build(component, as: .objectGraph(graphID)) {
-      graph.store($0, for: component)
+    if request._withUnsafeGuaranteedRef({ $0.endlessLoop(at: id, graph: graphID) }) {
+      throw DIError(.cycle)
     }
-    if !component.needsInjection { graph.store(value, for: component) }
+    // Kept by the graph's object, or by the request while there is none (which forwards
+    // it to the object a `Lazy` or `Provider` made while the instance was built gave it).
+    let store = { (value: Any) in
+      if let object {
+        object._withUnsafeGuaranteedRef { $0.store(value, for: id) }
+      } else {
+        request._withUnsafeGuaranteedRef { $0.inlineGraphs.store(value, for: id, in: graphID) }
+      }
+    }
+    let value = try build(component, as: .objectGraph(graphID), publish: store)
+    if !component.needsInjection { store(value) }
     return value
   }
 

@@ -42,7 +42,21 @@ package final class ObjectGraph: Sendable {
 
   // A pthread mutex (`Locked`), which ThreadSanitizer sees: a delayed value reads the graph
   // from any thread.
-  private let state = Locked(State())
+  private let state: Locked<State>
+
+  /// The graph's identity, which the frames of its components under construction name.
+  let id: GraphID
+
+  /// A graph `id` whose resolution has made `instances` so far (first made first), for
+  /// which the resolution now needs an object.
+  init(id: GraphID, instances: [(ObjectIdentifier, Instance)]) {
+    self.id = id
+    var state = State()
+    for (component, instance) in instances {
+      state.instances.set(.strong(instance), for: component)
+    }
+    self.state = Locked(state)
+  }
 
   func instance(of component: Component) -> Any? {
     state.withLock { state -> Any? in
@@ -54,10 +68,9 @@ package final class ObjectGraph: Sendable {
     }
   }
 
-  func store(_ value: Any, for component: Component) {
-    state.withLock {
-      $0.instances.set(.strong(Instance(value: value)), for: ObjectIdentifier(component))
-    }
+  /// Keeps `value` as the instance of the component `component` identifies.
+  func store(_ value: Any, for component: ObjectIdentifier) {
+    state.withLock { $0.instances.set(.strong(Instance(value: value)), for: component) }
   }
 
   /// A delayed resolution starts using the graph.

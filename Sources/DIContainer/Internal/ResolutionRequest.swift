@@ -30,7 +30,7 @@ final class ResolutionRequest: @unchecked Sendable {
       /// between, it would be built forever.
       case prototype
       /// One instance per object graph, identified here.
-      case objectGraph(ObjectIdentifier)
+      case objectGraph(GraphID)
       /// Kept by a lifetime or scope, which records its creator and what it made so far.
       case cached
       /// A `.prototype` taking runtime arguments: asked for again, it may be with other
@@ -101,6 +101,9 @@ final class ResolutionRequest: @unchecked Sendable {
   /// The `.prototype` postponements whose work led to the postponed work being done: the
   /// same one again with no reusable instance built in between would never end.
   @exclusivity(unchecked) var postponedBy: [ObjectGraph.Postponement] = []
+  /// The `.objectGraph` instances of this thread's resolutions whose graphs no object
+  /// keeps yet.
+  @exclusivity(unchecked) var inlineGraphs = InlineGraphs()
   /// The snapshot the outermost context reads, published for containers that free old
   /// snapshots (hazard pointer).
   let hazard = Atomic<UInt>(0)
@@ -204,11 +207,11 @@ final class ResolutionRequest: @unchecked Sendable {
   /// its last construction, it would be built forever. False when it is not under
   /// construction, or when a frame above it will answer differently the next time round.
   @inline(__always)
-  func endlessLoop(at component: ObjectIdentifier, graph: ObjectIdentifier?) -> Bool {
+  func endlessLoop(at component: ObjectIdentifier, graph: GraphID?) -> Bool {
     mayBeBuilding(component) && findEndlessLoop(at: component, graph: graph)
   }
 
-  private func findEndlessLoop(at component: ObjectIdentifier, graph: ObjectIdentifier?) -> Bool {
+  private func findEndlessLoop(at component: ObjectIdentifier, graph: GraphID?) -> Bool {
     var index = frames.count - 1
     while index >= 0 {
       let frame = frames[index]
@@ -224,7 +227,7 @@ final class ResolutionRequest: @unchecked Sendable {
   }
 
   /// Where `component` is under construction for `graph`, if it is.
-  func frame(of component: ObjectIdentifier, graph: ObjectIdentifier) -> Int? {
+  func frame(of component: ObjectIdentifier, graph: GraphID) -> Int? {
     guard mayBeBuilding(component) else { return nil }
     var index = frames.count - 1
     while index >= 0 {
