@@ -24,13 +24,22 @@ final class Candidates: Sendable {
 
   /// The only candidate of `components`, or its only `.default()` one.
   static func unique(_ components: [Component]) -> Component? {
-    if components.count == 1 { return components[0] }
-    var found: Component?
-    for component in components where component.isDefault {
-      if found != nil { return nil }
-      found = component
+    unique(components) { _ in true }
+  }
+
+  /// The only candidate of `components` that `isIncluded` keeps, or the only `.default()`
+  /// one of those; found in one pass, with no array of the kept ones.
+  static func unique(
+    _ components: [Component], where isIncluded: (Component) -> Bool
+  ) -> Component? {
+    var kept: (count: Int, last: Component?) = (0, nil)
+    var defaults: (count: Int, last: Component?) = (0, nil)
+    for component in components where isIncluded(component) {
+      kept = (kept.count + 1, component)
+      if component.isDefault { defaults = (defaults.count + 1, component) }
     }
-    return found
+    if kept.count == 1 { return kept.last }
+    return defaults.count == 1 ? defaults.last : nil
   }
 }
 
@@ -156,8 +165,8 @@ final class Snapshot: Sendable {
   }
 
   private func modularChoice(_ all: [Component], requester: DIModuleID) -> Component? {
-    if let own = Candidates.unique(all.filter { $0.framework == requester }) { return own }
+    if let own = Candidates.unique(all, where: { $0.framework == requester }) { return own }
     guard let imports = imports[requester], !imports.isEmpty else { return nil }
-    return Candidates.unique(all.filter { $0.framework.map(imports.contains) ?? false })
+    return Candidates.unique(all) { $0.framework.map(imports.contains) ?? false }
   }
 }
