@@ -8,8 +8,9 @@ extension DIContainer {
   /// `AsyncLazy`, `AsyncProvider`, ``initializeSingletonObjectsAsync()``); a synchronous
   /// request that needs one not made yet fails with ``DIError/Code/asyncFactory``, and one
   /// already kept by its lifetime is returned. A caching lifetime makes it once under any
-  /// number of tasks; a creation that throws or is cancelled keeps nothing. Async factories
-  /// take no runtime arguments.
+  /// number of tasks; a creation that throws or is cancelled keeps nothing. Its `arg`
+  /// parameters (`DIArg`) take the runtime arguments of `resolveAsync(arg:)` or
+  /// `resolveAsync(args:)`, in order, as a synchronous initializer's do.
   ///
   /// - Parameters:
   ///   - file: The registration's file, shown in errors and graphs.
@@ -28,7 +29,8 @@ extension DIContainer {
     _ initializer: @escaping @Sendable (repeat each Parameter) async throws -> Impl
   ) -> DIComponentBuilder<Impl> {
     let factory: AsyncFactory = { (resolver: AsyncParameters) async throws(DIError) -> Any in
-      let values = (repeat try await resolver.value((each Parameter).self))
+      var arguments = 0
+      let values = (repeat try await resolver.value((each Parameter).self, arguments: &arguments))
       do {
         return try await initializer(repeat each values)
       } catch {

@@ -184,7 +184,7 @@ extension DIByTags: DIParameterModifier {
   }
 }
 
-extension DIArg: DIParameterModifier {
+extension DIArg: DIParameterModifier, RuntimeArgumentParameter {
   package static func describe(_ request: inout DIRequest) {
     request.isArgument = true
     request.type = T.self
@@ -203,6 +203,10 @@ extension DIArg: DIParameterModifier {
     }
   }
 }
+
+/// A parameter that takes the next runtime argument (`DIArg`): an async factory resolves it
+/// from the request's arguments, in order.
+protocol RuntimeArgumentParameter {}
 
 /// An `arg` parameter type that takes nil when no runtime argument is passed for it.
 protocol NilArgument {

@@ -13,6 +13,24 @@ struct AsyncParameters: Sendable {
     try await resolving { (context) throws(DIError) -> T in try context.value(T.self, tag: nil) }
   }
 
+  /// Resolves a parameter of type `T` of an async factory: a runtime argument (`DIArg`)
+  /// takes the request's next one, after the `taken` ones, and counts it; any other
+  /// parameter as in ``value(_:)``.
+  func value<T>(_ type: T.Type, arguments taken: inout Int) async throws(DIError) -> T {
+    guard T.self is any RuntimeArgumentParameter.Type else { return try await value(T.self) }
+    let first = taken
+    var next = first
+    // Every attempt starts after the same arguments: one that meets an async component
+    // runs again.
+    let value = try await resolving(withArguments: true) { (context) throws(DIError) -> T in
+      context.nextArgument = first
+      defer { next = context.nextArgument }
+      return try context.value(T.self, tag: nil)
+    }
+    taken = next
+    return value
+  }
+
   /// Runs the synchronous `body` as a request of its own, making the async components it
   /// meets (see ``DIContainer/resolvingAsync(requester:arguments:requestScope:_:)``).
   func resolving<Value>(

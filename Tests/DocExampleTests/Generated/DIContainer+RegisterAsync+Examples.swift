@@ -7,9 +7,9 @@ import DIFrameworks
 import DIParts
 import Testing
 
-// From Sources/DIContainer/API/DIContainer+RegisterAsync.swift:20
-func example_DIContainer_RegisterAsync_swift_L20() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+RegisterAsync.swift", line: 21)
+// From Sources/DIContainer/API/DIContainer+RegisterAsync.swift:21
+func example_DIContainer_RegisterAsync_swift_L21() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+RegisterAsync.swift", line: 22)
   container.register { () async throws -> AsyncPool in try await AsyncPool.connect() }
     .lifetime(.perContainer(.single))
     .onClean { pool in await pool.close() }
