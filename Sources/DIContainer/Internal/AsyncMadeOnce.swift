@@ -8,8 +8,11 @@ final class AsyncMadeOnce: Sendable {
   private let made = Locked<Instance?>(nil)
   private let once = AsyncOnce()
 
-  /// The kept value, or the one `make` makes now (and is kept).
-  func value(_ make: () async throws(DIError) -> Any) async throws(DIError) -> Any {
+  /// The kept value, or the one `make` makes now (and is kept), a `type`; a read whose
+  /// task is cancelled while it waits for another read's making throws.
+  func value(
+    _ type: Any.Type, _ make: () async throws(DIError) -> Any
+  ) async throws(DIError) -> Any {
     let request = AsyncRequest()
     while true {
       if let made = made.withLock({ $0 }) { return made.value }
@@ -18,7 +21,8 @@ final class AsyncMadeOnce: Sendable {
         make: { () async throws(DIError) in
           let value = try await make()
           made.withLock { $0 = Instance(value: value) }
-        })
+        },
+        cancelled: { DIError(thrownBy: type, CancellationError()) })
     }
   }
 

@@ -4,7 +4,8 @@
 /// A waiting request whose maker succeeded, or ended before it began to wait, tries again
 /// and finds the instance kept; one whose maker failed gets the same error; one whose maker
 /// was cancelled makes it itself (a cancellation is the maker's, not a failure to share). A
-/// wait that would close a loop between requests is a ``DIError``.
+/// waiting request that is cancelled stops waiting at once and throws. A wait that would
+/// close a loop between requests is a ``DIError``.
 final class AsyncOnce: Sendable {
   private enum Outcome: Sendable {
     /// The making ended before the request waited (it may have kept an instance): the
@@ -13,12 +14,19 @@ final class AsyncOnce: Sendable {
     case done
     case failed(DIError)
     case cancelled
+    /// The waiting request was cancelled.
+    case stoppedWaiting
+  }
+
+  private struct Waiter {
+    let id: UInt64
+    let continuation: CheckedContinuation<Outcome, Never>
   }
 
   private struct Maker {
     let owner: ObjectIdentifier
     let token: UInt64
-    var waiters: [CheckedContinuation<Outcome, Never>] = []
+    var waiters: [Waiter] = []
   }
 
   private let state = Locked<Maker?>(nil)
@@ -37,10 +45,10 @@ final class AsyncOnce: Sendable {
   /// Runs `make` for `request`, or waits for the request that runs it. `isKept` says
   /// whether an instance is kept already: a request that looked before another one's
   /// making ended, and becomes the maker after it, finds that instance instead of making
-  /// a second one.
+  /// a second one. A wait that the request's task cancels throws `cancelled()`.
   func run(
     for request: AsyncRequest, isKept: () throws(DIError) -> Bool,
-    make: () async throws(DIError) -> Void
+    make: () async throws(DIError) -> Void, cancelled: () -> DIError
   ) async throws(DIError) {
     while true {
       let token = CreateOnce.newToken()
@@ -66,31 +74,48 @@ final class AsyncOnce: Sendable {
           request.identity, waitingFor: maker.owner, token: maker.token,
           awaitedBy: request.ancestors)
       else { throw DIError(.waitLoop) }
-      let outcome = await withCheckedContinuation { continuation in
-        let waiting = state.withLock { current -> Bool in
-          guard current?.token == maker.token else { return false }
-          current?.waiters.append(continuation)
-          return true
-        }
-        // Ended between the look and the wait: whatever it kept is there to find.
-        if !waiting { continuation.resume(returning: .ended) }
-      }
+      let outcome = await wait(for: maker.token)
       WaitGraph.end(request.identity)
       switch outcome {
       case .done, .ended: return
       case .failed(let error): throw error
       case .cancelled: continue
+      case .stoppedWaiting: throw cancelled()
       }
     }
   }
 
+  /// Waits for the end of the making `token`, or for the task's cancellation.
+  private func wait(for token: UInt64) async -> Outcome {
+    let id = CreateOnce.newToken()
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let outcome = state.withLock { current -> Outcome? in
+          // Ended between the look and the wait: whatever it kept is there to find.
+          guard current?.token == token else { return .ended }
+          // Cancelled before it waited: the handler found nothing to resume.
+          if Task.isCancelled { return .stoppedWaiting }
+          current?.waiters.append(Waiter(id: id, continuation: continuation))
+          return nil
+        }
+        if let outcome { continuation.resume(returning: outcome) }
+      }
+    } onCancel: {
+      let waiter = state.withLock { current -> Waiter? in
+        guard let index = current?.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+        return current?.waiters.remove(at: index)
+      }
+      waiter?.continuation.resume(returning: .stoppedWaiting)
+    }
+  }
+
   private func finish(_ token: UInt64, _ outcome: Outcome) {
-    let waiters = state.withLock { maker -> [CheckedContinuation<Outcome, Never>] in
+    let waiters = state.withLock { maker -> [Waiter] in
       guard maker?.token == token else { return [] }
       defer { maker = nil }
       return maker?.waiters ?? []
     }
     WaitGraph.release(token)
-    for waiter in waiters { waiter.resume(returning: outcome) }
+    for waiter in waiters { waiter.continuation.resume(returning: outcome) }
   }
 }

@@ -162,6 +162,11 @@ extension DIContainer {
             hook: component.onClean)
         }
         _ = try kept.get()
+      },
+      cancelled: {
+        var error = DIError(thrownBy: component.implementation, CancellationError())
+        error.enter(component.name, component: component.summary)
+        return error
       })
   }
 
