@@ -45,20 +45,20 @@ func example_AsyncStartupAndShutdown_md_L51() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:88
-func example_AsyncStartupAndShutdown_md_L88() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 89)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:90
+func example_AsyncStartupAndShutdown_md_L90() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 91)
   let made: AsyncPool = try await container.resolveAsync()   // at boot
   _ = made
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 90)
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 92)
   let pool: AsyncPool = container.resolve()                  // later: the cached instance
   _ = pool
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:104
-func example_AsyncStartupAndShutdown_md_L104() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 105)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:106
+func example_AsyncStartupAndShutdown_md_L106() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 107)
   container.register(MailQueue.init)
     .injection { (queue: MailQueue, pool: AsyncPool) async in await pool.close() }
     .postInit { queue in await queue.flush() }
@@ -67,9 +67,9 @@ func example_AsyncStartupAndShutdown_md_L104() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:125
-func example_AsyncStartupAndShutdown_md_L125() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 126)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:127
+func example_AsyncStartupAndShutdown_md_L127() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 128)
   final class ReportJob {
     let pool: AsyncLazy<AsyncPool>
     init(pool: AsyncLazy<AsyncPool>) { self.pool = pool }
@@ -82,9 +82,9 @@ func example_AsyncStartupAndShutdown_md_L125() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:144
-func example_AsyncStartupAndShutdown_md_L144() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 145)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:146
+func example_AsyncStartupAndShutdown_md_L146() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 147)
   container.register { () async throws -> AsyncPool in try await AsyncPool.connect() }
     .lifetime(.single)
   try await container.initializeSingletonObjectsAsync()
@@ -93,18 +93,18 @@ func example_AsyncStartupAndShutdown_md_L144() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:162
-func example_AsyncStartupAndShutdown_md_L162() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 163)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:164
+func example_AsyncStartupAndShutdown_md_L164() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 165)
   container.register { () async throws -> AsyncPool in try await AsyncPool.connect() }
     .lifetime(.perFramework(.single))
     .onClean { pool in await pool.close() }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:180
-func example_AsyncStartupAndShutdown_md_L180() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 181)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:182
+func example_AsyncStartupAndShutdown_md_L182() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 183)
   func run(_ container: DIContainer) async throws {
     try await container.initializeSingletonObjectsAsync()
     // … serve requests until the process is asked to stop …
@@ -113,13 +113,13 @@ func example_AsyncStartupAndShutdown_md_L180() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:197
-func example_AsyncStartupAndShutdown_md_L197() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 198)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:199
+func example_AsyncStartupAndShutdown_md_L199() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 200)
   let status = try await container.withScope { scope in
     let handler: Handler = try await scope.resolveAsync()
     _ = handler
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 200)
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 202)
     handler.handle(request)
     return 200
   }
