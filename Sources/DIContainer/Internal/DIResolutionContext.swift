@@ -166,8 +166,21 @@ package struct DIResolutionContext {
   /// just goes.
   private mutating func endGraph() {
     if let inlineGraph {
+      // Each instance is released after the access that removed it: a deinitializer that
+      // resolves uses the request's inline graphs.
       let base = inlineGraphBase
-      requestReference._withUnsafeGuaranteedRef { $0.inlineGraphs.end(inlineGraph, from: base) }
+      let request = requestReference
+      while let instance = request._withUnsafeGuaranteedRef({
+        $0.inlineGraphs.removeLast(from: base)
+      }) {
+        _ = instance
+      }
+      do {
+        let object = request._withUnsafeGuaranteedRef {
+          $0.inlineGraphs.forgetObject(of: inlineGraph)
+        }
+        _ = object
+      }
     }
     guard let reference = graphReference else { return }
     graphReference = nil
@@ -528,6 +541,14 @@ package struct DIResolutionContext {
     let graphID = graphID()
     let base = inlineGraphBase
     let request = requestReference
+    // A graph of many instances gets its object, which indexes them: a search of the
+    // request's entries would grow with their number.
+    if graphReference == nil,
+      request._withUnsafeGuaranteedRef({ $0.inlineGraphs.count(from: base) })
+        >= InlineGraphs.searchedCount
+    {
+      _ = sharedGraph()
+    }
     let object = graphReference
     if let object {
       if let existing = object._withUnsafeGuaranteedRef({ $0.instance(of: component) }) {

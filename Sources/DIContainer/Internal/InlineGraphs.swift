@@ -21,6 +21,16 @@ struct InlineGraphs {
   /// Where a resolution starting now finds its graph's instances.
   var base: Int { entries.count }
 
+  /// How many instances a graph keeps here before it gets an ``ObjectGraph``: they are
+  /// searched one by one.
+  static var searchedCount: Int { 16 }
+
+  /// How many entries lie from `base` on: a running resolution's graph's, when its
+  /// resolution is the innermost one.
+  func count(from base: Int) -> Int {
+    entries.count - base
+  }
+
   /// The instance of `component` in `graph`, whose instances lie from `base` on.
   func instance(of component: ObjectIdentifier, in graph: GraphID, from base: Int) -> Any? {
     var index = entries.count - 1
@@ -51,24 +61,29 @@ struct InlineGraphs {
     }
     let object = ObjectGraph(id: graph, instances: instances)
     materialized.append((graph, object))
+    // The object holds every instance removed here.
     removeEntries(from: base)
     return object
   }
 
-  /// Forgets `graph`, whose instances lie from `base` on: its resolution is over.
-  mutating func end(_ graph: GraphID, from base: Int) {
-    if !materialized.isEmpty, let index = materialized.lastIndex(where: { $0.graph == graph }) {
-      materialized.remove(at: index)
-    }
-    removeEntries(from: base)
+  /// Forgets that `graph` has an object, and returns it (if it had one), for the caller to
+  /// release once this access is over.
+  mutating func forgetObject(of graph: GraphID) -> ObjectGraph? {
+    guard !materialized.isEmpty, let index = materialized.lastIndex(where: { $0.graph == graph })
+    else { return nil }
+    return materialized.remove(at: index).object
   }
 
-  /// Removes the entries from `base` on one at a time, each released once out of the
-  /// array: a deinitializer that resolves (and so adds entries, and removes them) finds
-  /// the array whole.
+  /// Removes the newest instance from `base` on and returns it, for the caller to release
+  /// once this access is over: its deinitializer may resolve, and so use this array.
+  mutating func removeLast(from base: Int) -> Instance? {
+    guard entries.count > base else { return nil }
+    return entries.removeLast().instance
+  }
+
+  /// Removes the entries from `base` on, whose instances another owner holds now (none is
+  /// released here).
   private mutating func removeEntries(from base: Int) {
-    while entries.count > base {
-      _ = entries.removeLast()
-    }
+    entries.removeSubrange(base...)
   }
 }
