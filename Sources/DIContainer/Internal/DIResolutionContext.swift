@@ -571,8 +571,10 @@ package struct DIResolutionContext {
     let store = { (value: Any) in
       if let object {
         object._withUnsafeGuaranteedRef { $0.store(value, for: id) }
-      } else {
-        request._withUnsafeGuaranteedRef { $0.inlineGraphs.store(value, for: id, in: graphID) }
+      } else if let object = request._withUnsafeGuaranteedRef({
+        $0.inlineGraphs.store(value, for: id, in: graphID)
+      }) {
+        object.store(value, for: id)
       }
     }
     let value = try build(component, as: .objectGraph(graphID), publish: store)

@@ -43,13 +43,17 @@ struct InlineGraphs {
     return nil
   }
 
-  /// Keeps `value` as the instance of `component` in `graph` (in its object, if it has
-  /// one now).
-  mutating func store(_ value: Any, for component: ObjectIdentifier, in graph: GraphID) {
+  /// Keeps `value` as the instance of `component` in `graph`, unless the graph has an
+  /// object now: then it returns the object, for the caller to store the value there once
+  /// this access is over.
+  mutating func store(
+    _ value: Any, for component: ObjectIdentifier, in graph: GraphID
+  ) -> ObjectGraph? {
     if !materialized.isEmpty, let object = materialized.last(where: { $0.graph == graph }) {
-      return object.object.store(value, for: component)
+      return object.object
     }
     entries.append(Entry(graph: graph, component: component, instance: Instance(value: value)))
+    return nil
   }
 
   /// Hands the instances of `graph` (from `base` on) to a new ``ObjectGraph``, which
