@@ -24,6 +24,13 @@ let package = Package(
         .enableUpcomingFeature("MemberImportVisibility"),
       ]),
     .executableTarget(
+      name: "release-checks",
+      dependencies: [.product(name: "DIContainer", package: "DIContainer")],
+      swiftSettings: [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+      ]),
+    .executableTarget(
       name: "graph-validation",
       dependencies: [.product(name: "DIContainer", package: "DIContainer")],
       swiftSettings: [
