@@ -170,9 +170,8 @@ package struct DIResolutionContext {
       // resolves uses the request's inline graphs.
       let base = inlineGraphBase
       let request = requestReference
-      while let instance = request._withUnsafeGuaranteedRef({
-        $0.inlineGraphs.removeLast(from: base)
-      }) {
+      while request._withUnsafeGuaranteedRef({ $0.inlineGraphs.count(from: base) }) > 0 {
+        let instance = request._withUnsafeGuaranteedRef { $0.inlineGraphs.removeLast() }
         _ = instance
       }
       do {

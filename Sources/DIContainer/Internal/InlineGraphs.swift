@@ -78,11 +78,10 @@ struct InlineGraphs {
     return materialized.remove(at: index).object
   }
 
-  /// Removes the newest instance from `base` on and returns it, for the caller to release
-  /// once this access is over: its deinitializer may resolve, and so use this array.
-  mutating func removeLast(from base: Int) -> Instance? {
-    guard entries.count > base else { return nil }
-    return entries.removeLast().instance
+  /// Removes the newest instance and returns it, for the caller to release once this
+  /// access is over: its deinitializer may resolve, and so use this array.
+  mutating func removeLast() -> Instance {
+    entries.removeLast().instance
   }
 
   /// Removes the entries from `base` on, whose instances another owner holds now (none is
