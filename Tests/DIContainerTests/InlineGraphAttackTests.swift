@@ -242,21 +242,24 @@ private final class IRPong {
     #expect(made.lazyHolder?.value.shared === made.shared)
   }
 
-  @Test func aParentsCachedComponentSharesTheChildsGraphSharedFirst() {
+  /// A child of a parent that registers the shared `.objectGraph` object and a cached
+  /// component taking it.
+  private func childOfParentWithCachedComponent() -> DIContainer {
     let parent = DIContainer()
     parent.register(IRShared.init).lifetime(.objectGraph)
     parent.register(IRParentCached.init).lifetime(.perContainer(.single))
-    let child = DIContainer(parent: parent)
+    return DIContainer(parent: parent)
+  }
+
+  @Test func aParentsCachedComponentSharesTheChildsGraphSharedFirst() {
+    let child = childOfParentWithCachedComponent()
     child.register(IRChildRootSharedFirst.init)
     let root: IRChildRootSharedFirst = child.resolve()
     #expect(root.cached.shared === root.shared)
   }
 
   @Test func aParentsCachedComponentSharesTheChildsGraphCachedFirst() {
-    let parent = DIContainer()
-    parent.register(IRShared.init).lifetime(.objectGraph)
-    parent.register(IRParentCached.init).lifetime(.perContainer(.single))
-    let child = DIContainer(parent: parent)
+    let child = childOfParentWithCachedComponent()
     child.register(IRChildRootCachedFirst.init)
     let root: IRChildRootCachedFirst = child.resolve()
     #expect(root.cached.shared === root.shared)

@@ -91,6 +91,26 @@ private final class IRCodeBox: @unchecked Sendable {
 }
 
 @Suite(.serialized) struct IRScopeAndAsyncAttackTests {
+  /// Resolves a `T` in `scope` on another thread, closes the scope once the resolve is
+  /// held at `gate`, lets it go on, and returns the code of its error, if any.
+  private func closeWhileResolving<T>(
+    _ type: T.Type, in scope: DIRequestScope, at gate: IRGate
+  ) -> DIError.Code? {
+    let box = IRCodeBox()
+    let resolving = irSpawn {
+      do throws(DIError) {
+        _ = try scope.tryResolve() as T
+      } catch {
+        box.set(error.code)
+      }
+    }
+    gate.entered.wait()
+    scope.close()
+    gate.proceed.signal()
+    resolving.wait()
+    return box.code
+  }
+
   @Test(.timeLimit(.minutes(1)))
   func aScopeClosedWhileItsScopedFactoryRunsRunsTheHookOnceAndFails() {
     let record = IRRecord()
@@ -102,19 +122,7 @@ private final class IRCodeBox: @unchecked Sendable {
       return IRScopedSlow(name: "slow")
     }.lifetime(.scoped).onClean { record.add("clean \($0.name)") }
     let scope = container.makeScope()
-    let box = IRCodeBox()
-    let resolving = irSpawn {
-      do throws(DIError) {
-        _ = try scope.tryResolve() as IRScopedSlow
-      } catch {
-        box.set(error.code)
-      }
-    }
-    gate.entered.wait()
-    scope.close()
-    gate.proceed.signal()
-    resolving.wait()
-    #expect(box.code == .scopeClosed)
+    #expect(closeWhileResolving(IRScopedSlow.self, in: scope, at: gate) == .scopeClosed)
     #expect(record.all == ["clean slow"])
     scope.close()
     #expect(record.all == ["clean slow"])
@@ -134,18 +142,7 @@ private final class IRCodeBox: @unchecked Sendable {
       return IRScopedFriend(cyclic: cyclic)
     }
     let scope = container.makeScope()
-    let box = IRCodeBox()
-    let resolving = irSpawn {
-      do throws(DIError) {
-        _ = try scope.tryResolve() as IRScopedCyclic
-      } catch {
-        box.set(error.code)
-      }
-    }
-    gate.entered.wait()
-    scope.close()
-    gate.proceed.signal()
-    resolving.wait()
+    _ = closeWhileResolving(IRScopedCyclic.self, in: scope, at: gate)
     scope.close()
     #expect(record.all == ["clean cyclic"])
   }
