@@ -1,8 +1,10 @@
 /// What one `resolve` call shares: its `.objectGraph` instances and the injections it
 /// postponed until the graph is built (`injection(cycle: true, …)`).
 ///
-/// Made only when a request needs one. Delayed injection (`Lazy`, `Provider`) keeps the
-/// graph it was made in, possibly on another thread, hence the lock.
+/// Made only when a request needs one: until then the thread's request keeps the graph's
+/// instances (``InlineGraphs``), and this object takes them when it is made. Delayed
+/// injection (`Lazy`, `Provider`) keeps the graph it was made in, possibly on another
+/// thread, hence the lock.
 ///
 /// While resolutions use the graph it holds its instances strongly; once the last one is
 /// over (``leave()``) it holds them weakly, so a `Provider` kept by an `.objectGraph`
