@@ -1,6 +1,5 @@
 import DIContainer
 import Dispatch
-import Synchronization
 import Testing
 
 private final class Cart {}
@@ -13,8 +12,8 @@ private final class Checkout {
 /// A user-written storage that forgets a value once it is older than `lifetime`, on a
 /// clock the test moves.
 private final class ExpiringStorage: DIStorage {
-  private let entries = Mutex<[DIStorageKey: (value: DIStorageValue, made: Duration)]>([:])
-  private let clock = Mutex(Duration.zero)
+  private let entries = SCLocked<[DIStorageKey: (value: DIStorageValue, made: Duration)]>([:])
+  private let clock = SCLocked(Duration.zero)
   let lifetime: Duration
 
   init(lifetime: Duration) { self.lifetime = lifetime }

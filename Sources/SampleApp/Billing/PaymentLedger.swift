@@ -1,11 +1,10 @@
 internal import OrderModel
-import Synchronization
 
 /// Billing's audit log: charges and declines.
 final class PaymentLedger: AuditLog {
   let label: String
   private let tracker: ResourceTracker
-  private let lines = Mutex<[String]>([])
+  private let lines = LockedState<[String]>([])
 
   init(tracker: ResourceTracker) {
     self.tracker = tracker

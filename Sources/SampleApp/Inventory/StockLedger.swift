@@ -1,11 +1,10 @@
 internal import OrderModel
-import Synchronization
 
 /// Inventory's audit log: stock movements.
 final class StockLedger: AuditLog {
   let label: String
   private let tracker: ResourceTracker
-  private let lines = Mutex<[String]>([])
+  private let lines = LockedState<[String]>([])
 
   init(tracker: ResourceTracker) {
     self.tracker = tracker

@@ -1,5 +1,4 @@
 internal import OrderModel
-import Synchronization
 
 /// The stock and prices of the sample's four products.
 final class Warehouse: StockService {
@@ -7,7 +6,7 @@ final class Warehouse: StockService {
 
   private let database: any ConnectionPool
   private let auditLog: any AuditLog
-  private let stock = Mutex(["cap": 3, "mug": 6, "poster": 10, "tee": 4])
+  private let stock = LockedState(["cap": 3, "mug": 6, "poster": 10, "tee": 4])
 
   init(database: any ConnectionPool, auditLog: any AuditLog) {
     self.database = database

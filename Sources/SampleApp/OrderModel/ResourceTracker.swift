@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Numbers the resources of one container and records when each opens and closes.
 ///
 /// The application registers one per container (`.perContainer(.single)`); every resource
@@ -18,7 +16,7 @@ public final class ResourceTracker: Sendable {
     var events: [String] = []
   }
 
-  private let state = Mutex(State())
+  private let state = LockedState(State())
 
   /// Makes a tracker with no resources.
   ///

@@ -4,19 +4,18 @@
 // the public doc comments only. Every top-level type is private and prefixed `AII`.
 
 import DIContainer
-import Synchronization
 import Testing
 
 // MARK: - Helpers
 
 private final class AIILog: Sendable {
-  private let items = Mutex<[String]>([])
+  private let items = SCLocked<[String]>([])
   func add(_ item: String) { items.withLock { $0.append(item) } }
   var all: [String] { items.withLock { $0 } }
 }
 
 private final class AIICounter: Sendable {
-  private let count = Mutex(0)
+  private let count = SCLocked(0)
   @discardableResult func next() -> Int {
     count.withLock {
       $0 += 1
@@ -28,7 +27,7 @@ private final class AIICounter: Sendable {
 
 /// A gate tasks poll (cancellation-aware: `Task.sleep` throws when the task is cancelled).
 private final class AIIGate: Sendable {
-  private let isOpen = Mutex(false)
+  private let isOpen = SCLocked(false)
   func open() { isOpen.withLock { $0 = true } }
   func wait() async throws {
     while !isOpen.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(2)) }
@@ -47,8 +46,8 @@ private final class AIIWeakBox<T: AnyObject>: @unchecked Sendable {
 private func aiiWithin<R: Sendable>(
   seconds: Double, _ body: @escaping @Sendable () async -> R
 ) async -> R? {
-  let box = Mutex<R?>(nil)
-  let done = Mutex(false)
+  let box = SCLocked<R?>(nil)
+  let done = SCLocked(false)
   let task = Task {
     let result = await body()
     box.withLock { $0 = result }
@@ -86,7 +85,7 @@ private func aiiCode(_ body: () async throws -> Void) async -> DIError? {
 
 private final class AIIDep: @unchecked Sendable {
   let name: String
-  private let warm = Mutex(false)
+  private let warm = SCLocked(false)
   init(name: String = "dep") { self.name = name }
   func warmUp() async {
     try? await Task.sleep(for: .milliseconds(1))
@@ -100,8 +99,8 @@ private final class AIIPart: @unchecked Sendable { init() {} }
 private final class AIIThing: @unchecked Sendable {
   let log: AIILog
   let serial: Int
-  private let warm = Mutex(false)
-  private let attached = Mutex<[String]>([])
+  private let warm = SCLocked(false)
+  private let attached = SCLocked<[String]>([])
   var part: AIIPart? { didSet { log.add("keyPath") } }
 
   init(log: AIILog, serial: Int = 0) {
@@ -134,7 +133,7 @@ private final class AIIScreen: @unchecked Sendable {
 
 private protocol AIIPlugin: AnyObject, Sendable { var isWarm: Bool { get } }
 private final class AIIPluginA: AIIPlugin, @unchecked Sendable {
-  private let warm = Mutex(false)
+  private let warm = SCLocked(false)
   init() {}
   func warmUp() async {
     await Task.yield()
@@ -143,7 +142,7 @@ private final class AIIPluginA: AIIPlugin, @unchecked Sendable {
   var isWarm: Bool { warm.withLock { $0 } }
 }
 private final class AIIPluginB: AIIPlugin, @unchecked Sendable {
-  private let warm = Mutex(false)
+  private let warm = SCLocked(false)
   init() {}
   func warmUp() async {
     await Task.yield()
@@ -156,7 +155,7 @@ private enum AIITagB {}
 private final class AIIGreeter: @unchecked Sendable {
   let name: String
   let count: Int
-  private let warm = Mutex(false)
+  private let warm = SCLocked(false)
   init(name: String, count: Int = 0) {
     self.name = name
     self.count = count
@@ -278,7 +277,7 @@ struct AsyncInjectionIndependentTests {
   func injectionDependencyWithAsyncFactoryAndAsyncPostInitIsAwaitedWhole() async throws {
     let container = DIContainer()
     let log = AIILog()
-    let sawWarm = Mutex<Bool?>(nil)
+    let sawWarm = SCLocked<Bool?>(nil)
     container.register { () async -> AIIDep in
       try? await Task.sleep(for: .milliseconds(5))
       return AIIDep(name: "slow")

@@ -67,7 +67,7 @@ final class EIKeyed { init(key: String) {} }
 
 /// A storage that answers every key with the last value it was given: a broken DIStorage.
 final class EIConfusedStorage: DIStorage {
-  private let last = Mutex<DIStorageValue?>(nil)
+  private let last = SCLocked<DIStorageValue?>(nil)
   func value(for key: DIStorageKey) -> DIStorageValue? { last.withLock { $0 } }
   func setValue(_ value: DIStorageValue, for key: DIStorageKey) { last.withLock { $0 = value } }
   func clean() { last.withLock { $0 = nil } }
@@ -142,7 +142,7 @@ func eiDeepChain(_ container: DIContainer, length: Int) {
 
 /// Runs `body` on a new thread with a stack of `stackSize` bytes and waits for it.
 func eiOnThread<R: Sendable>(stackSize: Int, _ body: @escaping @Sendable () -> R) -> R {
-  let box = Mutex<R?>(nil)
+  let box = SCLocked<R?>(nil)
   let done = DispatchSemaphore(value: 0)
   let thread = Thread {
     let value = body()
