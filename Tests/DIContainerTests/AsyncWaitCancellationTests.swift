@@ -82,8 +82,10 @@ private final class CWBox<Value: Sendable>: @unchecked Sendable {
       Issue.record("the cancelled waiter did not throw: \(cancelled)")
       return
     }
+    #expect(error.code == .cancelled)
     #expect(error.underlyingError is CancellationError)
-    #expect(error.description.contains("CWPool"))
+    #expect(
+      error.description.contains("cancelled while it waited for another request making CWPool"))
     let made = try await maker.value
     #expect(try await patient.value === made)
     #expect(try await container.resolveAsync() as CWPool === made)
@@ -109,6 +111,7 @@ private final class CWBox<Value: Sendable>: @unchecked Sendable {
       Issue.record("the cancelled read did not throw: \(cancelled)")
       return
     }
+    #expect(error.code == .cancelled)
     #expect(error.underlyingError is CancellationError)
     let made = try await first.value
     #expect(try await lazy.value === made)

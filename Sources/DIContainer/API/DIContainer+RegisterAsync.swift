@@ -29,8 +29,7 @@ extension DIContainer {
     _ initializer: @escaping @Sendable (repeat each Parameter) async throws -> Impl
   ) -> DIComponentBuilder<Impl> {
     let factory: AsyncFactory = { (resolver: AsyncParameters) async throws(DIError) -> Any in
-      var arguments = 0
-      let values = (repeat try await resolver.value((each Parameter).self, arguments: &arguments))
+      let values = (repeat try await resolver.value((each Parameter).self))
       do {
         return try await initializer(repeat each values)
       } catch {

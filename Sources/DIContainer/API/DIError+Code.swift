@@ -14,7 +14,7 @@ extension DIError {
       case notRegistered, ambiguous, cycle, tooDeep, noInitializer, missingArgument
       case wrongArgument, extraArguments, argumentNotHashable, factoryFailed, asyncFactory
       case notAService, wrongInjectionTarget, outsideScope, scopeClosed, containerReleased
-      case containerShutDown, storageMismatch, factoryReturnedNil
+      case containerShutDown, storageMismatch, factoryReturnedNil, cancelled
     }
 
     private let kind: Kind
@@ -57,6 +57,10 @@ extension DIError {
     public static let argumentNotHashable = Code(.argumentNotHashable)
     /// A factory threw (``DIError/underlyingError``).
     public static let factoryFailed = Code(.factoryFailed)
+    /// The request's task was cancelled while it waited for another request to make the
+    /// component (``DIError/underlyingError`` is the `CancellationError`); that making goes
+    /// on for the others.
+    public static let cancelled = Code(.cancelled)
     /// A factory that returns an `Optional` (`register { () -> Cat? in … }`, which provides
     /// `Cat`) returned nil.
     public static let factoryReturnedNil = Code(.factoryReturnedNil)

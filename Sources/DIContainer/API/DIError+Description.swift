@@ -66,6 +66,10 @@ extension DIError {
         + " must be Hashable."
     case .factoryFailed(let component):
       return "the factory of \(component) threw: \(underlyingError.map { "\($0)" } ?? "an error")."
+    case .waitCancelled(let component):
+      return "the task was cancelled while it waited for another request making \(component),"
+        + " which goes on making it for the others; ask again from a task that is not"
+        + " cancelled."
     case .factoryReturnedNil(let type):
       return "the factory of \(type) returned nil; a factory returning \(type)? provides"
         + " \(type), so nil leaves nothing to give (an optional request fails too: the"

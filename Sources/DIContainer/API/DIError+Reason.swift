@@ -25,6 +25,9 @@ extension DIError {
     case argumentNotHashable(position: Int, type: String)
     /// The factory of `component` threw (the error's ``DIError/underlyingError``).
     case factoryFailed(component: String)
+    /// The request's task was cancelled while it waited for another request's making of
+    /// `component`, which goes on for the others.
+    case waitCancelled(component: String)
     /// The factory of `implementation`, which returns an `implementation?`, returned nil.
     case factoryReturnedNil(implementation: String)
     /// The delayed value `delayed` takes its runtime arguments at `value(…)`, yet was asked
@@ -65,6 +68,7 @@ extension DIError {
       case .extraArguments: .extraArguments
       case .argumentNotHashable: .argumentNotHashable
       case .factoryFailed: .factoryFailed
+      case .waitCancelled: .cancelled
       case .factoryReturnedNil: .factoryReturnedNil
       case .argumentsToDelayedValue: .extraArguments
       case .noInitializer: .noInitializer

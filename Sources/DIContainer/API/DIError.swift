@@ -133,6 +133,14 @@ public struct DIError: Error, Sendable, CustomStringConvertible, Equatable {
     contents = Contents(reason: reason, path: [])
   }
 
+  /// The error of a request whose task was cancelled while it waited for another request's
+  /// making of `implementation`.
+  package init(waitCancelledFor implementation: Any.Type) {
+    contents = Contents(
+      reason: .waitCancelled(component: String(describing: implementation)), path: [],
+      underlyingError: CancellationError())
+  }
+
   /// Creates the error for a request of `requestedName` that no component provides, with
   /// `hints` to work out what would fix it when they are read.
   package init(notRegistered requestedName: String, hints: @escaping @Sendable () -> [String]) {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The objects of one request (or job, or connection): the `.scoped` instances, made once
 /// per scope and dropped, with their `onClean` hooks, when the scope closes.
 ///
@@ -86,10 +84,6 @@ public final class DIRequestScope: Sendable {
   let state: Locked<State>
   /// Where the container records this scope while it is open, for `shutdown()`.
   private let ticket: OpenScopes.Ticket
-  /// Whether this object's ``close()`` ran: a later one (the one in `deinit`, after an
-  /// explicit close) has nothing to do and takes no lock. `shutdown()`, which closes the
-  /// scope through its state, leaves it unset; the state's own flag answers then.
-  private let closeRan = Atomic<Bool>(false)
 
   init(container: DIContainer, holdingWeakly: Bool = false) {
     reference = holdingWeakly ? .weak(WeakReference(container)) : .strong(container)
@@ -144,9 +138,7 @@ public final class DIRequestScope: Sendable {
   /// Closes the scope and returns the teardowns of the instances it dropped (none when it
   /// was closed already), for the caller to run after the scope's lock.
   func drop() -> [Teardown] {
-    guard !closeRan.exchange(true, ordering: .acquiringAndReleasing),
-      let teardowns = Self.drop(state)
-    else { return [] }
+    guard let teardowns = Self.drop(state) else { return [] }
     container?.openScopes.forget(ticket)
     return teardowns
   }

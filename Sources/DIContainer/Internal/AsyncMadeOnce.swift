@@ -22,7 +22,7 @@ final class AsyncMadeOnce: Sendable {
           let value = try await make()
           made.withLock { $0 = Instance(value: value) }
         },
-        cancelled: { DIError(thrownBy: type, CancellationError()) })
+        cancelled: { DIError(waitCancelledFor: type) })
     }
   }
 

@@ -1,54 +1,83 @@
+import Synchronization
+
 /// What an async factory resolves its parameters through: the container that makes the
 /// component, on behalf of the component's framework, in the request scope of the request.
 struct AsyncParameters: Sendable {
   let container: DIContainer
   let requester: DIModuleID?
   let requestScope: DIRequestScope?
-  /// The runtime arguments of the request, when the component is the one asked for: a
-  /// synchronous initializer's `arg` parameters take them (an `[Any]`).
+  /// The runtime arguments of the request, when the component is the one asked for: its
+  /// initializer's `arg` parameters take them, then its injections' (an `[Any]`).
   var arguments: Instance? = nil
+  /// How many of `arguments` the making has taken so far.
+  private let taken = ArgumentCursor()
 
-  /// Resolves a parameter of type `T` (a service, or a modifier such as `Optional`).
+  /// Resolves a parameter of type `T` (a service, or a modifier such as `Optional`); a
+  /// runtime argument (`DIArg`) takes the request's next one.
   func value<T>(_ type: T.Type) async throws(DIError) -> T {
-    try await resolving { (context) throws(DIError) -> T in try context.value(T.self, tag: nil) }
-  }
-
-  /// Resolves a parameter of type `T` of an async factory: a runtime argument (`DIArg`)
-  /// takes the request's next one, after the `taken` ones, and counts it; any other
-  /// parameter as in ``value(_:)``.
-  func value<T>(_ type: T.Type, arguments taken: inout Int) async throws(DIError) -> T {
-    guard T.self is any RuntimeArgumentParameter.Type else { return try await value(T.self) }
-    let first = taken
-    var next = first
-    // Every attempt starts after the same arguments: one that meets an async component
-    // runs again.
-    let value = try await resolving(withArguments: true) { (context) throws(DIError) -> T in
-      context.nextArgument = first
-      defer { next = context.nextArgument }
-      return try context.value(T.self, tag: nil)
+    guard T.self is any RuntimeArgumentParameter.Type else {
+      return try await resolving { (context) throws(DIError) -> T in
+        try context.value(T.self, tag: nil)
+      }
     }
-    taken = next
-    return value
+    return try await resolvingWithArguments { (context) throws(DIError) -> T in
+      try context.value(T.self, tag: nil)
+    }
   }
 
   /// Runs the synchronous `body` as a request of its own, making the async components it
   /// meets (see ``DIContainer/resolvingAsync(requester:arguments:requestScope:_:)``).
   func resolving<Value>(
-    withArguments: Bool = false, _ body: (inout DIResolutionContext) throws(DIError) -> Value
+    _ body: (inout DIResolutionContext) throws(DIError) -> Value
   ) async throws(DIError) -> Value {
     try await container.resolvingAsync(
-      requester: requester, arguments: withArguments ? arguments?.value as? [Any] : nil,
-      requestScope: requestScope, body)
+      requester: requester, arguments: nil, requestScope: requestScope, body)
+  }
+
+  /// Runs `body` like ``resolving(_:)``, with the request's runtime arguments from the
+  /// first one the making has not taken yet, and counts those it takes.
+  func resolvingWithArguments<Value>(
+    _ body: (inout DIResolutionContext) throws(DIError) -> Value
+  ) async throws(DIError) -> Value {
+    let first = taken.count
+    var next = first
+    let value = try await container.resolvingAsync(
+      requester: requester, arguments: arguments?.value as? [Any], requestScope: requestScope
+    ) { (context) throws(DIError) -> Value in
+      // Every attempt starts after the same arguments: one that meets an async component
+      // runs again.
+      context.nextArgument = first
+      defer { next = context.nextArgument }
+      return try body(&context)
+    }
+    taken.count = next
+    return value
   }
 
   /// The async form of a synchronous `factory`, for a component whose injections or
   /// `postInit` must be awaited: the factory runs in a request of its own.
   static func making(with factory: @escaping Factory) -> AsyncFactory {
     { (parameters) async throws(DIError) -> Any in
-      try await parameters.resolving(withArguments: true) { (context) throws(DIError) -> Any in
-        try factory(&context)
+      try await parameters.resolvingWithArguments { (context) throws(DIError) -> Any in
+        // One level down, as inside a synchronous request: the initializer's `arg`
+        // parameters take the request's arguments, its dependencies none.
+        context.depth += 1
+        defer { context.depth -= 1 }
+        return try factory(&context)
       }
     }
+  }
+}
+
+/// How many runtime arguments one async making has given out: its initializer's `arg`
+/// parameters take the first ones, its injections' the next ones. The making's steps run
+/// one after the other, on one task.
+final class ArgumentCursor: Sendable {
+  private let taken = Atomic<Int>(0)
+
+  var count: Int {
+    get { taken.load(ordering: .relaxed) }
+    set { taken.store(newValue, ordering: .relaxed) }
   }
 }
 
@@ -164,7 +193,7 @@ extension DIContainer {
         _ = try kept.get()
       },
       cancelled: {
-        var error = DIError(thrownBy: component.implementation, CancellationError())
+        var error = DIError(waitCancelledFor: component.implementation)
         error.enter(component.name, component: component.summary)
         return error
       })

@@ -71,6 +71,8 @@ final class Component: Sendable {
   let argumentTypes: [ObjectIdentifier]
   /// The same types, to match runtime arguments against (``takes(_:)``).
   private let argumentParameters: [Any.Type]
+  /// How many of them are the initializer's (the rest are its injections').
+  let initializerArgumentCount: Int
   /// Whether it has an `arg` parameter that is not optional: one that cannot do without a
   /// runtime argument.
   let requiresArguments: Bool
@@ -104,6 +106,7 @@ final class Component: Sendable {
       .filter(\.isArgument)
     argumentTypes = arguments.map { ObjectIdentifier($0.type) }
     argumentParameters = arguments.map(\.type)
+    initializerArgumentCount = draft.parameters.count(where: \.isArgument)
     takesArguments = !argumentTypes.isEmpty
     requiresArguments = arguments.contains { !($0.type is any NilArgument.Type) }
     self.owner = owner

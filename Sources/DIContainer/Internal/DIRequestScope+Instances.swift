@@ -21,9 +21,9 @@ extension DIRequestScope {
     var kept = true
     let (instance, _) = try CreateOnce.valueOrOpen(
       in: state, key: id, for: request,
-      // A scope closed since the request began refuses the instance when it is made
-      // (`keep`), and the request fails then.
       make: { (publisher) throws(DIError) -> (Instance, complete: Bool) in
+        // No factory runs for a scope closed since the request began.
+        guard !isClosed else { throw Self.closedError }
         let (value, complete) = try make { publisher($0) }
         return (Instance(value: value), complete)
       },

@@ -719,6 +719,9 @@ package struct DIResolutionContext {
           component: component, container: container, requester: requester,
           arguments: depth == 0 ? arguments : nil, requestScope: requestScope))
     }
+    // Its initializer took the first runtime arguments when it was made: its injections
+    // take the next ones, as after a synchronous initializer.
+    if depth == 0 { nextArgument += component.initializerArgumentCount }
     return try construct(component, as: kind, publish: publish) { _ in prepared }
   }
 

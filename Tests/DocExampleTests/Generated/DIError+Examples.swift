@@ -42,51 +42,51 @@ func example_DIError_swift_L106() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIError.swift:170
-func example_DIError_swift_L170() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 171)
+// From Sources/DIContainer/API/DIError.swift:178
+func example_DIError_swift_L178() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 179)
   #expect(error == expected)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIError.swift:180
-func example_DIError_swift_L180() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 181)
+// From Sources/DIContainer/API/DIError.swift:188
+func example_DIError_swift_L188() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 189)
   print(error.requested)   // OrderService
-#sourceLocation()
-}
-
-// From Sources/DIContainer/API/DIError.swift:196
-func example_DIError_swift_L196() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 197)
-  if error.code == .cycle { print(error.cycle.map(\.requested)) }
 #sourceLocation()
 }
 
 // From Sources/DIContainer/API/DIError.swift:204
 func example_DIError_swift_L204() throws {
 #sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 205)
+  if error.code == .cycle { print(error.cycle.map(\.requested)) }
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/DIError.swift:212
+func example_DIError_swift_L212() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 213)
   if error.code == .ambiguous { print(error.candidates.joined(separator: "\n")) }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIError.swift:216
-func example_DIError_swift_L216() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 217)
+// From Sources/DIContainer/API/DIError.swift:224
+func example_DIError_swift_L224() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 225)
   print(error.cycle.map(\.requested).joined(separator: " → "))   // A → B → A
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIError.swift:231
-func example_DIError_swift_L231() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 232)
+// From Sources/DIContainer/API/DIError.swift:239
+func example_DIError_swift_L239() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 240)
   if let position = error.argumentPosition { print("argument \(position)") }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIError.swift:247
-func example_DIError_swift_L247() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 248)
+// From Sources/DIContainer/API/DIError.swift:255
+func example_DIError_swift_L255() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIError.swift", line: 256)
   if let cause = error.underlyingError { print("because:", cause) }
 #sourceLocation()
 }

@@ -7,46 +7,46 @@ import DIFrameworks
 import DIParts
 import Testing
 
-// From Sources/DIContainer/API/DIRequestScope.swift:22
-func example_DIRequestScope_swift_L22() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 23)
+// From Sources/DIContainer/API/DIRequestScope.swift:20
+func example_DIRequestScope_swift_L20() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 21)
   container.register(RequestLog.init).lifetime(.scoped)
   container.register(Handler.init)                 // .prototype, gets the scope's log
 
   let scope = container.makeScope()
   _ = scope
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 27)
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 25)
   let handler: Handler = scope.resolve()
   _ = handler
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 28)
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 26)
   handler.handle(request)
   scope.close()                                    // drops the RequestLog, runs its onClean
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:108
-func example_DIRequestScope_swift_L108() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 109)
+// From Sources/DIContainer/API/DIRequestScope.swift:102
+func example_DIRequestScope_swift_L102() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 103)
   scope.close()
   #expect(scope.isClosed)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:125
-func example_DIRequestScope_swift_L125() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 126)
+// From Sources/DIContainer/API/DIRequestScope.swift:119
+func example_DIRequestScope_swift_L119() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 120)
   let scope = container.makeScope()
   _ = scope
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 127)
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 121)
   defer { scope.close() }
   let handler: Handler = scope.resolve()
   _ = handler
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:137
-func example_DIRequestScope_swift_L137() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 138)
+// From Sources/DIContainer/API/DIRequestScope.swift:131
+func example_DIRequestScope_swift_L131() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 132)
   await scope.closeAwaitingHooks()
 #sourceLocation()
 }
