@@ -6,35 +6,6 @@ import Testing
 // cancellation and the making's end, a cancelled maker, nested waits, AsyncLazy reads,
 // and the wait graph after cancelled waits.
 
-/// Holds an async factory until the test opens it, counts arrivals and makings.
-private final class RAGate: @unchecked Sendable {
-  private let lock = NSLock()
-  private var isOpen = false
-  private var arrivals = 0
-
-  func open() { lock.withLock { isOpen = true } }
-
-  /// Waits (polling, so a cancelled test still ends) until the gate opens.
-  func pass() async {
-    lock.withLock { arrivals += 1 }
-    while !lock.withLock({ isOpen }) { try? await Task.sleep(for: .milliseconds(1)) }
-  }
-
-  var count: Int { lock.withLock { arrivals } }
-
-  /// Waits until `count` factories have reached the gate.
-  func awaitArrivals(_ count: Int, seconds: Double = 20) async throws {
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    while lock.withLock({ arrivals }) < count {
-      guard ContinuousClock.now < deadline else {
-        Issue.record("only \(self.count) of \(count) arrivals")
-        return
-      }
-      try await Task.sleep(for: .milliseconds(1))
-    }
-  }
-}
-
 private final class RACounter: @unchecked Sendable {
   private let lock = NSLock()
   private var value = 0
@@ -48,39 +19,20 @@ private final class RAOuter: Sendable {
   init(pool: RAPool) { self.pool = pool }
 }
 
-/// What a task got: its value, its error, or nothing within the time given.
-private enum RAOutcome<Value: Sendable>: Sendable {
-  case value(Value)
-  case error(DIError)
-  case otherError(String)
-  case stillWaiting
-}
-
-/// A task's result, once it has one.
-private final class RABox<Value: Sendable>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored: Result<Value, any Error>?
-  func set(_ result: Result<Value, any Error>) { lock.withLock { stored = result } }
-  var result: Result<Value, any Error>? { lock.withLock { stored } }
-}
-
-/// The outcome of `task` if it ends within `seconds`; polls, so a task that does not end
-/// leaves nothing to wait for.
-private func raOutcome<Value: Sendable>(
-  of task: Task<Value, any Error>, within seconds: Double
-) async -> RAOutcome<Value> {
-  let box = RABox<Value>()
-  Task { box.set(await task.result) }
-  let deadline = ContinuousClock.now + .seconds(seconds)
-  while ContinuousClock.now < deadline {
-    switch box.result {
-    case .success(let value)?: return .value(value)
-    case .failure(let error as DIError)?: return .error(error)
-    case .failure(let error)?: return .otherError("\(error)")
-    case nil: try? await Task.sleep(for: .milliseconds(1))
-    }
+/// A container whose async `RAPool` factory counts its calls in `made` and waits at
+/// `gate`, with `lifetime` (nil: the default, `.prototype`).
+private func gatedPoolContainer(
+  made: RACounter = RACounter(), gate: AsyncTestGate,
+  lifetime: DILifetime? = .perContainer(.single)
+) -> DIContainer {
+  let container = DIContainer()
+  let builder = container.register { () async -> RAPool in
+    made.increment()
+    await gate.pass()
+    return RAPool()
   }
-  return .stillWaiting
+  if let lifetime { builder.lifetime(lifetime) }
+  return container
 }
 
 @Suite struct RAAsyncWaitCancellationReviewTests {
@@ -90,13 +42,8 @@ private func raOutcome<Value: Sendable>(
   func cancellingWaitersAsTheMakingEndsNeverHangsOrMakesTwice() async throws {
     for round in 0..<150 {
       let made = RACounter()
-      let gate = RAGate()
-      let container = DIContainer()
-      container.register { () async -> RAPool in
-        made.increment()
-        await gate.pass()
-        return RAPool()
-      }.lifetime(.perContainer(.single))
+      let gate = AsyncTestGate()
+      let container = gatedPoolContainer(made: made, gate: gate)
       let maker = Task { () async throws -> RAPool in try await container.resolveAsync() }
       try await gate.awaitArrivals(1)
       let waiters = (0..<4).map { _ in
@@ -107,12 +54,12 @@ private func raOutcome<Value: Sendable>(
       gate.open()
       if round % 2 == 0 { await Task.yield() }
       for waiter in waiters { waiter.cancel() }
-      guard case .value(let instance) = await raOutcome(of: maker, within: 20) else {
+      guard case .value(let instance) = await outcome(of: maker, within: 20) else {
         Issue.record("round \(round): the maker did not end with an instance")
         return
       }
       for (index, waiter) in waiters.enumerated() {
-        switch await raOutcome(of: waiter, within: 20) {
+        switch await outcome(of: waiter, within: 20) {
         case .value(let got):
           #expect(got === instance, "round \(round) waiter \(index) got another instance")
         case .error(let error):
@@ -136,7 +83,7 @@ private func raOutcome<Value: Sendable>(
   @Test(.timeLimit(.minutes(1)))
   func waitersOfACancelledMakerMakeItThemselves() async throws {
     let made = RACounter()
-    let gate = RAGate()
+    let gate = AsyncTestGate()
     let container = DIContainer()
     container.register { () async throws -> RAPool in
       made.increment()
@@ -155,12 +102,12 @@ private func raOutcome<Value: Sendable>(
     try await Task.sleep(for: .milliseconds(50))
     maker.cancel()
     gate.open()
-    if case .value = await raOutcome(of: maker, within: 20) {
+    if case .value = await outcome(of: maker, within: 20) {
       Issue.record("the cancelled maker got an instance")
     }
     var instances: [RAPool] = []
     for waiter in waiters {
-      switch await raOutcome(of: waiter, within: 20) {
+      switch await outcome(of: waiter, within: 20) {
       case .value(let pool): instances.append(pool)
       case let other: Issue.record("a waiter of the cancelled maker ended with \(other)")
       }
@@ -174,13 +121,9 @@ private func raOutcome<Value: Sendable>(
   /// cancelled, so it makes Outer itself (and gets the shared Inner).
   @Test(.timeLimit(.minutes(1)))
   func aMakerCancelledInANestedWaitLetsItsWaitersMakeIt() async throws {
-    let innerGate = RAGate()
+    let innerGate = AsyncTestGate()
     let outerMade = RACounter()
-    let container = DIContainer()
-    container.register { () async -> RAPool in
-      await innerGate.pass()
-      return RAPool()
-    }.lifetime(.perContainer(.single))
+    let container = gatedPoolContainer(gate: innerGate)
     container.register { (pool: RAPool) async -> RAOuter in
       outerMade.increment()
       return RAOuter(pool: pool)
@@ -192,7 +135,7 @@ private func raOutcome<Value: Sendable>(
     let outerWaiter = Task { () async throws -> RAOuter in try await container.resolveAsync() }
     try await Task.sleep(for: .milliseconds(50))
     outerMaker.cancel()
-    let cancelled = await raOutcome(of: outerMaker, within: 10)
+    let cancelled = await outcome(of: outerMaker, within: 10)
     guard case .error(let error) = cancelled else {
       Issue.record("the cancelled maker of Outer ended with \(cancelled)")
       innerGate.open()
@@ -201,7 +144,7 @@ private func raOutcome<Value: Sendable>(
     #expect(error.underlyingError is CancellationError)
     innerGate.open()
     let pool = try await innerMaker.value
-    switch await raOutcome(of: outerWaiter, within: 20) {
+    switch await outcome(of: outerWaiter, within: 20) {
     case .value(let outer): #expect(outer.pool === pool)
     case let other: Issue.record("Outer's waiter ended with \(other)")
     }
@@ -214,13 +157,8 @@ private func raOutcome<Value: Sendable>(
   func asyncLazyConcurrentReadsWithCancellation() async throws {
     for round in 0..<100 {
       let made = RACounter()
-      let gate = RAGate()
-      let container = DIContainer()
-      container.register { () async -> RAPool in
-        made.increment()
-        await gate.pass()
-        return RAPool()
-      }
+      let gate = AsyncTestGate()
+      let container = gatedPoolContainer(made: made, gate: gate, lifetime: nil)
       let lazy: AsyncLazy<RAPool> = container.resolve()
       let first = Task { () async throws -> RAPool in try await lazy.value }
       try await gate.awaitArrivals(1)
@@ -229,12 +167,12 @@ private func raOutcome<Value: Sendable>(
       for (index, reader) in readers.enumerated() where index % 2 == round % 2 { reader.cancel() }
       gate.open()
       for reader in readers.prefix(2) { reader.cancel() }
-      guard case .value(let value) = await raOutcome(of: first, within: 20) else {
+      guard case .value(let value) = await outcome(of: first, within: 20) else {
         Issue.record("round \(round): the first read did not end with a value")
         return
       }
       for reader in readers {
-        switch await raOutcome(of: reader, within: 20) {
+        switch await outcome(of: reader, within: 20) {
         case .value(let got): #expect(got === value, "round \(round)")
         case .error(let error): #expect(error.underlyingError is CancellationError)
         case let other:
@@ -252,12 +190,8 @@ private func raOutcome<Value: Sendable>(
   @Test(.timeLimit(.minutes(1)))
   func cancelledWaitsLeaveNoWaitGraphEntries() async throws {
     for _ in 0..<30 {
-      let gate = RAGate()
-      let container = DIContainer()
-      container.register { () async -> RAPool in
-        await gate.pass()
-        return RAPool()
-      }.lifetime(.perContainer(.single))
+      let gate = AsyncTestGate()
+      let container = gatedPoolContainer(gate: gate)
       let maker = Task { () async throws -> RAPool in try await container.resolveAsync() }
       try await gate.awaitArrivals(1)
       let waiters = (0..<5).map { _ in
@@ -265,19 +199,15 @@ private func raOutcome<Value: Sendable>(
       }
       await Task.yield()
       for waiter in waiters { waiter.cancel() }
-      for waiter in waiters { _ = await raOutcome(of: waiter, within: 20) }
+      for waiter in waiters { _ = await outcome(of: waiter, within: 20) }
       gate.open()
       _ = try await maker.value
     }
     // A and B are made by two tasks; each making needs the other's shared dependency only
     // in one direction (no loop): nothing may be refused as a wait loop.
     for _ in 0..<20 {
-      let gate = RAGate()
-      let container = DIContainer()
-      container.register { () async -> RAPool in
-        await gate.pass()
-        return RAPool()
-      }.lifetime(.perContainer(.single))
+      let gate = AsyncTestGate()
+      let container = gatedPoolContainer(gate: gate)
       container.register { (pool: RAPool) async -> RAOuter in RAOuter(pool: pool) }
         .lifetime(.perContainer(.single))
       let tasks = (0..<4).map { index in
@@ -294,7 +224,7 @@ private func raOutcome<Value: Sendable>(
       try await Task.sleep(for: .milliseconds(5))
       gate.open()
       for task in tasks {
-        switch await raOutcome(of: task, within: 20) {
+        switch await outcome(of: task, within: 20) {
         case .value: break
         case let other: Issue.record("a plain wait ended with \(other)")
         }
@@ -306,14 +236,9 @@ private func raOutcome<Value: Sendable>(
   /// cancelled throws; the scope keeps the maker's instance for the others.
   @Test(.timeLimit(.minutes(1)))
   func aCancelledWaiterInARequestScope() async throws {
-    let gate = RAGate()
+    let gate = AsyncTestGate()
     let made = RACounter()
-    let container = DIContainer()
-    container.register { () async -> RAPool in
-      made.increment()
-      await gate.pass()
-      return RAPool()
-    }.lifetime(.scoped)
+    let container = gatedPoolContainer(made: made, gate: gate, lifetime: .scoped)
     let scope = container.makeScope()
     let maker = Task { () async throws -> RAPool in try await scope.resolveAsync() }
     try await gate.awaitArrivals(1)
@@ -321,7 +246,7 @@ private func raOutcome<Value: Sendable>(
     let patient = Task { () async throws -> RAPool in try await scope.resolveAsync() }
     try await Task.sleep(for: .milliseconds(50))
     waiter.cancel()
-    let cancelled = await raOutcome(of: waiter, within: 10)
+    let cancelled = await outcome(of: waiter, within: 10)
     gate.open()
     guard case .error(let error) = cancelled else {
       Issue.record("the cancelled waiter ended with \(cancelled)")
@@ -338,21 +263,16 @@ private func raOutcome<Value: Sendable>(
   /// at once; it neither makes one nor waits.
   @Test(.timeLimit(.minutes(1)))
   func anAlreadyCancelledTaskDoesNotWait() async throws {
-    let gate = RAGate()
+    let gate = AsyncTestGate()
     let made = RACounter()
-    let container = DIContainer()
-    container.register { () async -> RAPool in
-      made.increment()
-      await gate.pass()
-      return RAPool()
-    }.lifetime(.perContainer(.single))
+    let container = gatedPoolContainer(made: made, gate: gate)
     let maker = Task { () async throws -> RAPool in try await container.resolveAsync() }
     try await gate.awaitArrivals(1)
     let late = Task { () async throws -> RAPool in
       withUnsafeCurrentTask { $0?.cancel() }
       return try await container.resolveAsync()
     }
-    let result = await raOutcome(of: late, within: 10)
+    let result = await outcome(of: late, within: 10)
     gate.open()
     guard case .error(let error) = result else {
       Issue.record("a cancelled task's request ended with \(result)")
@@ -368,18 +288,14 @@ private func raOutcome<Value: Sendable>(
   /// CancellationError()", code factoryFailed.
   @Test(.timeLimit(.minutes(1)))
   func aCancelledWaitDoesNotBlameTheFactory() async throws {
-    let gate = RAGate()
-    let container = DIContainer()
-    container.register { () async -> RAPool in
-      await gate.pass()
-      return RAPool()
-    }.lifetime(.perContainer(.single))
+    let gate = AsyncTestGate()
+    let container = gatedPoolContainer(gate: gate)
     let maker = Task { () async throws -> RAPool in try await container.resolveAsync() }
     try await gate.awaitArrivals(1)
     let waiter = Task { () async throws -> RAPool in try await container.resolveAsync() }
     try await Task.sleep(for: .milliseconds(50))
     waiter.cancel()
-    let result = await raOutcome(of: waiter, within: 10)
+    let result = await outcome(of: waiter, within: 10)
     gate.open()
     _ = try await maker.value
     guard case .error(let error) = result else {

@@ -28,24 +28,6 @@ private final class RABlock: @unchecked Sendable {
   var hasArrived: Bool { lock.withLock { arrived } }
 }
 
-/// An async factory's gate (polling, so a cancelled test still ends).
-private final class RAAsyncGate: @unchecked Sendable {
-  private let lock = NSLock()
-  private var isOpen = false
-  private var arrivals = 0
-  func open() { lock.withLock { isOpen = true } }
-  func pass() async {
-    lock.withLock { arrivals += 1 }
-    while !lock.withLock({ isOpen }) { try? await Task.sleep(for: .milliseconds(1)) }
-  }
-  func awaitArrivals(_ count: Int) async throws {
-    let deadline = ContinuousClock.now + .seconds(20)
-    while lock.withLock({ arrivals }) < count, ContinuousClock.now < deadline {
-      try await Task.sleep(for: .milliseconds(1))
-    }
-  }
-}
-
 private final class RAThreadResult<Value>: @unchecked Sendable {
   private let lock = NSLock()
   private var stored: Result<Value, DIError>?
@@ -120,7 +102,7 @@ private func raEventually(_ seconds: Double = 20, _ condition: () -> Bool) async
   /// refused before the making).
   @Test(.timeLimit(.minutes(1)))
   func anAsyncScopedFactoryDoesNotRunAfterItsScopeClosed() async throws {
-    let gate = RAAsyncGate()
+    let gate = AsyncTestGate()
     let made = RACount()
     let cleaned = RACount()
     let container = DIContainer()
@@ -154,7 +136,7 @@ private func raEventually(_ seconds: Double = 20, _ condition: () -> Bool) async
   /// scope is closed again (deinit) and when the container shuts down.
   @Test(.timeLimit(.minutes(1)))
   func aRefusedInstancesHookRunsOnce() async throws {
-    let gate = RAAsyncGate()
+    let gate = AsyncTestGate()
     let made = RACount()
     let cleaned = RACount()
     let container = DIContainer()
@@ -187,7 +169,7 @@ private func raEventually(_ seconds: Double = 20, _ condition: () -> Bool) async
   /// runs once in the end.
   @Test(.timeLimit(.minutes(1)))
   func shutdownDuringAScopedMaking() async throws {
-    let gate = RAAsyncGate()
+    let gate = AsyncTestGate()
     let cleaned = RACount()
     let container = DIContainer()
     container.register { () async -> RAScopedThing in
