@@ -171,15 +171,9 @@ package struct DIResolutionContext {
       let base = inlineGraphBase
       let request = requestReference
       while request._withUnsafeGuaranteedRef({ $0.inlineGraphs.count(from: base) }) > 0 {
-        let instance = request._withUnsafeGuaranteedRef { $0.inlineGraphs.removeLast() }
-        _ = instance
+        _ = request._withUnsafeGuaranteedRef { $0.inlineGraphs.removeLast() }
       }
-      do {
-        let object = request._withUnsafeGuaranteedRef {
-          $0.inlineGraphs.forgetObject(of: inlineGraph)
-        }
-        _ = object
-      }
+      _ = request._withUnsafeGuaranteedRef { $0.inlineGraphs.forgetObject(of: inlineGraph) }
     }
     guard let reference = graphReference else { return }
     graphReference = nil

@@ -65,8 +65,8 @@ struct InlineGraphs {
     }
     let object = ObjectGraph(id: graph, instances: instances)
     materialized.append((graph, object))
-    // The object holds every instance removed here.
-    removeEntries(from: base)
+    // The object holds every instance removed here: none is released.
+    entries.removeSubrange(base...)
     return object
   }
 
@@ -82,11 +82,5 @@ struct InlineGraphs {
   /// access is over: its deinitializer may resolve, and so use this array.
   mutating func removeLast() -> Instance {
     entries.removeLast().instance
-  }
-
-  /// Removes the entries from `base` on, whose instances another owner holds now (none is
-  /// released here).
-  private mutating func removeEntries(from base: Int) {
-    entries.removeSubrange(base...)
   }
 }

@@ -42,9 +42,6 @@ struct SmallIdentityMap<Slot> {
     remove(at: position)
   }
 
-  /// Every slot, in the order they were added (but for removals).
-  var all: [Slot] { entries.map(\.slot) }
-
   /// Removes every entry but those `isKept` accepts, and returns the map as it was, for
   /// its slots to be released later (out of a lock).
   mutating func removeAll(keeping isKept: (Slot) -> Bool) -> SmallIdentityMap {
