@@ -91,6 +91,18 @@ private final class IRCodeBox: @unchecked Sendable {
 }
 
 @Suite(.serialized) struct IRScopeAndAsyncAttackTests {
+  /// A container whose `.scoped` `IRScopedSlow` factory is held at `gate`, its hook
+  /// recorded in `record`.
+  private func containerWithGatedSlow(gate: IRGate, record: IRRecord) -> DIContainer {
+    let container = DIContainer()
+    container.register { () -> IRScopedSlow in
+      gate.entered.signal()
+      gate.proceed.wait()
+      return IRScopedSlow(name: "slow")
+    }.lifetime(.scoped).onClean { record.add("clean \($0.name)") }
+    return container
+  }
+
   /// Resolves a `T` in `scope` on another thread, closes the scope once the resolve is
   /// held at `gate`, lets it go on, and returns the code of its error, if any.
   private func closeWhileResolving<T>(
@@ -115,12 +127,7 @@ private final class IRCodeBox: @unchecked Sendable {
   func aScopeClosedWhileItsScopedFactoryRunsRunsTheHookOnceAndFails() {
     let record = IRRecord()
     let gate = IRGate()
-    let container = DIContainer()
-    container.register { () -> IRScopedSlow in
-      gate.entered.signal()
-      gate.proceed.wait()
-      return IRScopedSlow(name: "slow")
-    }.lifetime(.scoped).onClean { record.add("clean \($0.name)") }
+    let container = containerWithGatedSlow(gate: gate, record: record)
     let scope = container.makeScope()
     #expect(closeWhileResolving(IRScopedSlow.self, in: scope, at: gate) == .scopeClosed)
     #expect(record.all == ["clean slow"])
@@ -164,12 +171,7 @@ private final class IRCodeBox: @unchecked Sendable {
   func shutdownWhileAScopedMakingRunsRunsItsHookOnce() async {
     let record = IRRecord()
     let gate = IRGate()
-    let container = DIContainer()
-    container.register { () -> IRScopedSlow in
-      gate.entered.signal()
-      gate.proceed.wait()
-      return IRScopedSlow(name: "slow")
-    }.lifetime(.scoped).onClean { record.add("clean \($0.name)") }
+    let container = containerWithGatedSlow(gate: gate, record: record)
     container.register { IRScopedSlow(name: "kept") }.as(IRScopedSlow.self, tag: IRGate.self)
       .lifetime(.scoped).onClean { record.add("clean \($0.name)") }
     let scope = container.makeScope()
