@@ -52,10 +52,47 @@ package struct DIResolutionContext {
   package static func resolve<T>(
     _ type: T.Type, in container: DIContainer, requester: DIModuleID?, site: CallSite? = nil
   ) throws(DIError) -> T {
+    let request = ResolutionRequest.currentReference
+    guard
+      let found = request._withUnsafeGuaranteedRef({
+        UnsafeSnapshotAccess.lookUpWithoutContext(ServiceKey(T.self), in: container, for: $0)
+      })
+    else {
+      return try resolveInContext(
+        T.self, in: container, requester: requester, site: site, request: request)
+    }
+    if let cell = found.component._withUnsafeGuaranteedRef({ $0.cell }),
+      let object = request._withUnsafeGuaranteedRef({ request in
+        cell._withUnsafeGuaranteedRef { $0.publishedObject(for: request) }
+      })
+    {
+      return try UnsafeExactCast.object(object, as: T.self) { (_) throws(DIError) in
+        try resolveInContext(
+          T.self, in: container, requester: requester, site: site, request: request,
+          found: found)
+      }
+    }
+    return try resolveInContext(
+      T.self, in: container, requester: requester, site: site, request: request, found: found)
+  }
+
+  /// ``resolve(_:in:requester:site:)`` on a new context; `found` is the only candidate
+  /// for `T` in `table`, when a look-up found one there.
+  private static func resolveInContext<T>(
+    _ type: T.Type, in container: DIContainer, requester: DIModuleID?, site: CallSite?,
+    request: Unmanaged<ResolutionRequest>,
+    found: (component: Unmanaged<Component>, table: Unmanaged<ServiceTable>)? = nil
+  ) throws(DIError) -> T {
     var context = DIResolutionContext(
-      container: container, requester: requester, arguments: nil, site: site)
+      container: container, requester: requester, arguments: nil, site: site, request: request)
     defer { context.end() }
-    let value = try context.value(T.self, tag: nil)
+    let value: T
+    // The component is the snapshot's only while the context reads that snapshot.
+    if let found, found.table.toOpaque() == context.table.toOpaque() {
+      value = try context.instance(T.self, of: found.component.takeUnretainedValue())
+    } else {
+      value = try context.value(T.self, tag: nil)
+    }
     try context.finish()
     return value
   }
@@ -63,10 +100,10 @@ package struct DIResolutionContext {
   @inline(__always)
   private init(
     container: DIContainer, requester: DIModuleID?, arguments: UnsafeBufferPointer<Any>?,
-    site: CallSite?
+    site: CallSite?,
+    request requestReference: Unmanaged<ResolutionRequest> = ResolutionRequest.currentReference
   ) {
     self.container = container
-    let requestReference = ResolutionRequest.currentReference
     self.requestReference = requestReference
     let (access, openMakingsMark, inlineGraphBase) = requestReference._withUnsafeGuaranteedRef {
       request in
@@ -217,10 +254,18 @@ package struct DIResolutionContext {
       if let single = table._withUnsafeGuaranteedRef({ $0.single(at: index) }) {
         // A cached instance is read with no reference counting: the snapshot keeps the
         // component alive, the component its cell.
-        if let cell = single._withUnsafeGuaranteedRef({ $0.cell }),
-          let ready = cell._withUnsafeGuaranteedRef({ $0.current })
-        {
-          return try cast(ready.value, to: T.self, component: single)
+        if let cell = single._withUnsafeGuaranteedRef({ $0.cell }) {
+          let request = requestReference
+          if let object = request._withUnsafeGuaranteedRef({ request in
+            cell._withUnsafeGuaranteedRef { $0.publishedObject(for: request) }
+          }) {
+            return try UnsafeExactCast.object(object, as: T.self) { (object) throws(DIError) in
+              try Self.cast(object, to: T.self, component: single.takeUnretainedValue())
+            }
+          }
+          if let ready = cell._withUnsafeGuaranteedRef({ $0.current }) {
+            return try cast(ready.value, to: T.self, component: single)
+          }
         }
         return try instance(T.self, of: single.takeUnretainedValue())
       }

@@ -1,7 +1,8 @@
 /// Where one component keeps its cached instance (`.perContainer`, `.perApplication`,
 /// `.single`, `.perFramework`, `.perPart`, and one set of arguments of a `.multiton`).
 ///
-/// Reading a ready instance takes only this cell's short lock; making one goes through
+/// A ready object held strongly is read with no lock at all (``UnsafePublishedObject``);
+/// any other ready instance under this cell's short lock. Making one goes through
 /// ``CreateOnce``, so concurrent first requests make exactly one instance and no lock is
 /// held while the factory runs.
 ///
@@ -49,6 +50,8 @@ final class InstanceCell: Sendable {
   }
 
   private let state = Locked(State())
+  /// The kept instance when it is an object held strongly, for reads without the lock.
+  private let published = UnsafePublishedObject()
   let isWeak: Bool
 
   init(weak: Bool) {
@@ -63,6 +66,13 @@ final class InstanceCell: Sendable {
   /// The cached instance, if there is one.
   var current: Instance? {
     state.withLock { $0.readyValue }
+  }
+
+  /// The cached instance when it is an object held strongly, read without the lock;
+  /// `request` is the calling thread's. Nil does not mean there is none: ``current`` says.
+  @inline(__always)
+  func publishedObject(for request: ResolutionRequest) -> AnyObject? {
+    published.read(for: request)
   }
 
   /// The cached instance, or the one `make` creates for `request`.
@@ -85,17 +95,29 @@ final class InstanceCell: Sendable {
         let (value, complete) = try make { publisher($0) }
         return (Instance(value: value), complete)
       },
-      store: { state, instance in state.keep(instance, weak: weak) },
+      store: { state, instance in keep(instance, in: &state, weak: weak) },
       leaveOpen: { instance, making in
         request.leaveOpen { keep in
           guard keep else { return making.abandon() }
-          if let late = making.commit({ $0.keep(instance, weak: weak) }) {
+          if let late = making.commit({ self.keep(instance, in: &$0, weak: weak) }) {
             Self.drop(late, hook: hook)
           }
         }
       })
     if let late = late ?? nil { Self.drop(late, hook: hook) }
     return instance.value
+  }
+
+  /// Keeps `instance` in `state` (see ``State/keep(_:weak:)``), under the lock, and
+  /// publishes it when it is an object held strongly.
+  private func keep(_ instance: Instance, in state: inout State, weak: Bool) -> (
+    Instance, UInt64
+  )? {
+    let late = state.keep(instance, weak: weak)
+    if late == nil, !weak, let object = classInstance(instance.value) {
+      published.publish(object)
+    }
+    return late
   }
 
   /// Runs the hook of an instance made for a retired cell.
@@ -108,21 +130,24 @@ final class InstanceCell: Sendable {
   /// not returned.
   @discardableResult
   func clear() -> (instance: Instance, sequence: UInt64)? {
-    state.withLock { state in
-      let dropped = state.readyValue
-      state.slot = .empty
-      return dropped.map { ($0, state.sequence) }
-    }
+    drop(retiring: false)
   }
 
   /// Drops the cached instance, like ``clear()``, and keeps nothing from now on: an
   /// instance whose making is under way is handed to its request and dropped at once.
   func retire() -> (instance: Instance, sequence: UInt64)? {
-    state.withLock { state in
-      state.isRetired = true
+    drop(retiring: true)
+  }
+
+  private func drop(retiring: Bool) -> (instance: Instance, sequence: UInt64)? {
+    let (dropped, withdrawn) = state.withLock { state in
+      if retiring { state.isRetired = true }
       let dropped = state.readyValue
       state.slot = .empty
-      return dropped.map { ($0, state.sequence) }
+      return (dropped.map { ($0, state.sequence) }, published.withdraw())
     }
+    // `dropped` holds the object until the caller is done with it.
+    withdrawn.awaitReaders()
+    return dropped
   }
 }

@@ -20,7 +20,8 @@ import Synchronization
 ///
 /// One object per thread, made on the thread's first request and reused by its later ones,
 /// so a request allocates nothing of its own; only its own thread touches its mutable
-/// state. Other threads read only ``hazard`` (see ``UnsafeSnapshotAccess``).
+/// state. Other threads read only ``hazard`` and ``objectHazard`` (see ``UnsafeSnapshotAccess``
+/// and ``UnsafePublishedObject``).
 final class ResolutionRequest: @unchecked Sendable {
   /// A component under construction.
   struct Frame {
@@ -107,6 +108,9 @@ final class ResolutionRequest: @unchecked Sendable {
   /// The snapshot the outermost context reads, published for containers that free old
   /// snapshots (hazard pointer).
   let hazard = Atomic<UInt>(0)
+  /// The object this thread is retaining from a cell without the cell's lock, 0 when
+  /// none (hazard pointer; see ``UnsafePublishedObject``).
+  let objectHazard = Atomic<UInt>(0)
   /// Below this address, the thread's stack is too short for another component.
   private let stackLimit: UInt
 
@@ -265,6 +269,14 @@ final class ResolutionRequest: @unchecked Sendable {
     precondition(status == 0, "pthread_key_create failed: \(status)")
     return key
   }()
+
+  /// Whether a thread is retaining the object at `bits` without its cell's lock (see
+  /// ``UnsafePublishedObject``).
+  static func isAnnounced(_ bits: UInt) -> Bool {
+    all.withLock { requests in
+      requests.values.contains { $0.objectHazard.load(ordering: .sequentiallyConsistent) == bits }
+    }
+  }
 
   @inline(never)
   private static func makeCurrent() -> ResolutionRequest {

@@ -4,7 +4,8 @@
 /// Passing an `Any` to ``value(_:as:otherwise:)`` opens it to its dynamic type `Value`;
 /// when `Value` is `T` (compared by metadata identity) the reinterpretation is the
 /// identity, and costs no dynamic cast nor `T?` metadata. Otherwise `otherwise` decides,
-/// with a checked cast.
+/// with a checked cast. An object (``object(_:as:otherwise:)``) is compared by its
+/// class.
 enum UnsafeExactCast {
   /// `value` as a `T`: reinterpreted when its type is exactly `T`, else what `otherwise`
   /// makes of it.
@@ -14,5 +15,17 @@ enum UnsafeExactCast {
   ) throws(DIError) -> T {
     if Value.self == T.self { return unsafeBitCast(value, to: T.self) }
     return try otherwise()
+  }
+
+  /// `object` as a `T`: reinterpreted when its class is exactly `T` (a class reference is
+  /// one pointer, whatever its static type), else what `otherwise` makes of it.
+  @inline(__always)
+  static func object<T>(
+    _ object: AnyObject, as type: T.Type, otherwise: (AnyObject) throws(DIError) -> T
+  ) throws(DIError) -> T {
+    if ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(T.self) {
+      return unsafeBitCast(object, to: T.self)
+    }
+    return try otherwise(object)
   }
 }

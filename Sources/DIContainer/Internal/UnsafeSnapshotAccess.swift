@@ -50,6 +50,29 @@ struct UnsafeSnapshotAccess {
     }
   }
 
+  /// The only candidate for `key` in `container`, and the table it was found in, looked
+  /// up without reference counting and without a lock: when `request` (the calling
+  /// thread's) runs no resolution and the snapshot it announced is still the published
+  /// one. The candidate is alive until the thread's next resolution announces another
+  /// snapshot; that resolution may use it only if it reads the same `table`.
+  @inline(__always)
+  static func lookUpWithoutContext(
+    _ key: ServiceKey, in container: DIContainer, for request: ResolutionRequest
+  ) -> (component: Unmanaged<Component>, table: Unmanaged<ServiceTable>)? {
+    guard request.contexts == 0, let published = container.currentlyPublished,
+      request.hazard.load(ordering: .relaxed) == UInt(bitPattern: published.toOpaque())
+    else { return nil }
+    // Announced by an earlier request of this thread, and never withdrawn since: alive
+    // until this thread announces another.
+    return published._withUnsafeGuaranteedRef { snapshot in
+      let table = snapshot.table
+      guard let index = table.index(of: key), let single = table.single(at: index) else {
+        return nil
+      }
+      return (single, .passUnretained(table))
+    }
+  }
+
   /// Stops reading the snapshot (an announced one stays announced; see the type's
   /// documentation).
   @inline(__always)

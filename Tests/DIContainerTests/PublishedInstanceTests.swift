@@ -1,0 +1,190 @@
+import DIContainer
+import Synchronization
+import Testing
+
+/// An object that records whether it is still alive when a reader uses it.
+private final class PIProbe: Sendable {
+  static let made = Atomic<Int>(0)
+  static let freed = Atomic<Int>(0)
+  private let alive = Atomic<Bool>(true)
+  let id: Int
+
+  init() { id = Self.made.add(1, ordering: .relaxed).newValue }
+
+  deinit {
+    alive.store(false, ordering: .relaxed)
+    Self.freed.add(1, ordering: .relaxed)
+  }
+
+  var isAlive: Bool { alive.load(ordering: .relaxed) }
+}
+
+private protocol PIService: AnyObject {}
+private class PIBase {}
+private final class PIImplementation: PIBase, PIService {}
+private final class PIHolder {
+  let first: PIImplementation
+  let second: PIImplementation
+  init(first: PIImplementation, second: PIImplementation) {
+    self.first = first
+    self.second = second
+  }
+}
+private struct PIValue { let id: Int }
+
+/// A ready object kept strongly by a cell is read without the cell's lock (a hazard
+/// pointer per thread): these tests hold that read to what the locked one promised.
+@Suite(.serialized) struct PublishedInstanceTests {
+  /// Threads resolve a `.perContainer(.single)` while another cleans it again and again:
+  /// every object handed out is alive when its reader uses it, and once the last clean
+  /// ran and the readers let go, every object the factory made is freed (no read keeps
+  /// one, and no clean frees one a reader holds).
+  @Test func cleaningWhileThreadsReadFreesEveryObjectAndNoReaderGetsAFreedOne() async {
+    let container = DIContainer()
+    container.register { PIProbe() }.lifetime(.perContainer(.single))
+    let madeBefore = PIProbe.made.load(ordering: .relaxed)
+    let freedBefore = PIProbe.freed.load(ordering: .relaxed)
+    let rounds = SCEnvironment.rounds(30_000)
+    let readersDone = SCCounter()
+    let stop = SCFlag()
+    let dead = SCCounter()
+    let cleans = SCCounter()
+    let finished = await scRunThreads(4, timeout: SCEnvironment.seconds(30)) { worker in
+      if worker == 0 {
+        repeat {
+          container.clean()
+          cleans.next()
+        } while !stop.isRaised
+        return
+      }
+      for _ in 0..<rounds {
+        let probe: PIProbe = container.resolve()
+        if !probe.isAlive { dead.next() }
+      }
+      if readersDone.next() == 3 { stop.raise() }
+    }
+    stop.raise()
+    #expect(finished, "reading while cleaning did not finish: deadlock?")
+    guard finished else { return }
+    container.clean()
+    let made = PIProbe.made.load(ordering: .relaxed) - madeBefore
+    let freed = PIProbe.freed.load(ordering: .relaxed) - freedBefore
+    #expect(dead.value == 0, "\(dead.value) reads returned an object already freed")
+    #expect(cleans.value >= 1)
+    #expect(made >= 1)
+    #expect(freed == made, "\(made - freed) of \(made) cleaned objects are still alive")
+  }
+
+  /// The object a resolve returned, let go and cleaned, is freed: the lock-free read keeps
+  /// no reference of its own.
+  @Test func aCleanedSingletonIsFreedOnceTheCallerLetsGo() {
+    let container = DIContainer()
+    container.register { PIProbe() }.lifetime(.perContainer(.single))
+    weak var first: PIProbe?
+    do {
+      let probe: PIProbe = container.resolve()
+      let again: PIProbe = container.resolve()
+      #expect(probe === again)
+      first = probe
+    }
+    #expect(first != nil, "the container keeps its singleton")
+    container.clean()
+    #expect(first == nil, "a cleaned singleton outlived its clean")
+    let next: PIProbe = container.resolve()
+    #expect(next.id != 0)
+  }
+
+  /// A service (a protocol or a superclass) of a published object is not its exact class:
+  /// it is cast, and it is the same object as the implementation's own request returns.
+  @Test func aServiceOfAPublishedObjectIsTheSameObject() throws {
+    let container = DIContainer()
+    container.register(PIImplementation.init)
+      .as(PIService.self).as(PIBase.self).as(PIImplementation.self)
+      .lifetime(.perContainer(.single))
+    let implementation: PIImplementation = try container.tryResolve()
+    let service: any PIService = try container.tryResolve()
+    let base: PIBase = try container.tryResolve()
+    #expect(service === implementation)
+    #expect(base === implementation)
+    let again: PIImplementation = try container.tryResolve()
+    #expect(again === implementation)
+  }
+
+  /// A singleton asked for from inside a factory (a nested resolution) is the object the
+  /// top-level request gets.
+  @Test func aNestedRequestReadsThePublishedObject() throws {
+    let container = DIContainer()
+    container.register(PIImplementation.init).lifetime(.perContainer(.single))
+    container.register(PIHolder.init)
+    let top: PIImplementation = try container.tryResolve()
+    let holder: PIHolder = try container.tryResolve()
+    #expect(holder.first === top)
+    #expect(holder.second === top)
+  }
+
+  /// A value kept by a lifetime is not an object to publish: it is still kept once.
+  @Test func aCachedValueIsStillMadeOnce() throws {
+    let made = Atomic<Int>(0)
+    let container = DIContainer()
+    container.register { PIValue(id: made.add(1, ordering: .relaxed).newValue) }
+      .lifetime(.perContainer(.single))
+    let first: PIValue = try container.tryResolve()
+    let second: PIValue = try container.tryResolve()
+    #expect(first.id == second.id)
+    #expect(made.load(ordering: .relaxed) == 1)
+  }
+
+  /// A `.weak` lifetime's object is held weakly, never published: once its users let it
+  /// go, the next request makes another.
+  @Test func aWeakObjectIsNotKeptByThePublishedRead() throws {
+    let container = DIContainer()
+    container.register { PIProbe() }.lifetime(.perContainer(.weak))
+    weak var first: PIProbe?
+    var firstID = 0
+    do {
+      let probe: PIProbe = try container.tryResolve()
+      firstID = probe.id
+      first = probe
+      let again: PIProbe = try container.tryResolve()
+      #expect(again === probe)
+    }
+    #expect(first == nil)
+    let next: PIProbe = try container.tryResolve()
+    #expect(next.id != firstID)
+  }
+
+  /// A registration after the first resolve publishes a new snapshot: a later request
+  /// reads the new one (here, the same singleton's component, and a second candidate
+  /// that makes the plain request ambiguous).
+  @Test func aLaterRegistrationIsSeenByTheNextRequest() throws {
+    let container = DIContainer()
+    container.register(PIImplementation.init).as(PIService.self)
+      .lifetime(.perContainer(.single))
+    let first: any PIService = try container.tryResolve()
+    container.register(PIImplementation.init).as(PIService.self)
+      .lifetime(.perContainer(.single))
+    let error = #expect(throws: DIError.self) {
+      let _: any PIService = try container.tryResolve()
+    }
+    #expect(error?.code == .ambiguous)
+    _ = first
+  }
+
+  /// A shut-down container's published objects are withdrawn: a request fails instead of
+  /// returning one.
+  @Test func aShutDownContainerHandsOutNoPublishedObject() async throws {
+    let container = DIContainer()
+    container.register { PIProbe() }.lifetime(.perContainer(.single))
+    weak var first: PIProbe?
+    do {
+      let probe: PIProbe = try container.tryResolve()
+      first = probe
+    }
+    await container.shutdown()
+    #expect(first == nil)
+    let error = #expect(throws: DIError.self) {
+      let _: PIProbe = try container.tryResolve()
+    }
+    #expect(error?.code == .containerShutDown)
+  }
+}
