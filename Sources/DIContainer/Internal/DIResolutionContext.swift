@@ -494,6 +494,16 @@ package struct DIResolutionContext {
   /// The instance `component` provides, as a `T`; a failure records this step.
   @inline(__always)
   mutating func instance<T>(_ type: T.Type, of component: Component) throws(DIError) -> T {
+    if let cell = component.cell {
+      let request = requestReference
+      if let object = request._withUnsafeGuaranteedRef({ request in
+        cell._withUnsafeGuaranteedRef { $0.publishedObject(for: request) }
+      }) {
+        return try UnsafeExactCast.object(object, as: T.self) { (object) throws(DIError) in
+          try Self.cast(object, to: T.self, component: component)
+        }
+      }
+    }
     let value = try instance(of: component, requested: T.self)
     return try UnsafeExactCast.value(value, as: T.self) { () throws(DIError) -> T in
       try Self.cast(value, to: T.self, component: component)
