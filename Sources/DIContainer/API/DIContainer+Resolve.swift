@@ -24,10 +24,23 @@ extension DIContainer: DIResolver {
   /// ```swift
   /// let cat: Cat = container.resolve()
   /// ```
+  @inlinable  // A ready singleton is cast where `T` is known (Benchmarks/PROFILE.md).
   public func resolve<T>(file: StaticString = #fileID, line: UInt = #line) -> T {
+    var found = PriorLookUp()
+    guard let object = publishedObject(of: T.self, found: &found) else {
+      return resolve(T.self, after: found, file: file, line: line)
+    }
+    return UnsafeExactCast.object(object, as: T.self) { _ in
+      resolve(T.self, after: found, file: file, line: line)
+    }
+  }
+
+  /// ``resolve(file:line:)`` on a resolution context, after `found` looked `T` up.
+  @usableFromInline
+  func resolve<T>(_ type: T.Type, after found: PriorLookUp, file: StaticString, line: UInt) -> T {
     do throws(DIError) {
       return try DIResolutionContext.resolve(
-        T.self, in: self, requester: nil, site: CallSite(file: file, line: line))
+        T.self, in: self, requester: nil, site: CallSite(file: file, line: line), after: found)
     } catch {
       failResolution(error, file: file, line: line)
     }

@@ -52,44 +52,28 @@ package struct DIResolutionContext {
   package static func resolve<T>(
     _ type: T.Type, in container: DIContainer, requester: DIModuleID?, site: CallSite? = nil
   ) throws(DIError) -> T {
-    let request = ResolutionRequest.currentReference
-    guard
-      let found = request._withUnsafeGuaranteedRef({
-        UnsafeSnapshotAccess.lookUpWithoutContext(ServiceKey(T.self), in: container, for: $0)
-      })
-    else {
-      return try resolveInContext(
-        T.self, in: container, requester: requester, site: site, request: request)
+    var found = PriorLookUp()
+    guard let object = container.publishedObject(of: T.self, found: &found) else {
+      return try resolve(T.self, in: container, requester: requester, site: site, after: found)
     }
-    if let cell = found.component._withUnsafeGuaranteedRef({ $0.cell }),
-      let object = request._withUnsafeGuaranteedRef({ request in
-        cell._withUnsafeGuaranteedRef { $0.publishedObject(for: request) }
-      })
-    {
-      return try UnsafeExactCast.object(object, as: T.self) { (_) throws(DIError) in
-        try resolveInContext(
-          T.self, in: container, requester: requester, site: site, request: request,
-          found: found)
-      }
+    return try UnsafeExactCast.object(object, as: T.self) { (_) throws(DIError) in
+      try resolve(T.self, in: container, requester: requester, site: site, after: found)
     }
-    return try resolveInContext(
-      T.self, in: container, requester: requester, site: site, request: request, found: found)
   }
 
-  /// ``resolve(_:in:requester:site:)`` on a new context; `found` is the only candidate
-  /// for `T` in `table`, when a look-up found one there.
-  private static func resolveInContext<T>(
+  /// ``resolve(_:in:requester:site:)`` on a new context, after `found` looked `T` up.
+  static func resolve<T>(
     _ type: T.Type, in container: DIContainer, requester: DIModuleID?, site: CallSite?,
-    request: Unmanaged<ResolutionRequest>,
-    found: (component: Unmanaged<Component>, table: Unmanaged<ServiceTable>)? = nil
+    after found: PriorLookUp
   ) throws(DIError) -> T {
+    let request = found.request ?? ResolutionRequest.currentReference
     var context = DIResolutionContext(
       container: container, requester: requester, arguments: nil, site: site, request: request)
     defer { context.end() }
     let value: T
     // The component is the snapshot's only while the context reads that snapshot.
-    if let found, found.table.toOpaque() == context.table.toOpaque() {
-      value = try context.instance(T.self, of: found.component.takeUnretainedValue())
+    if let single = found.single, single.table.toOpaque() == context.table.toOpaque() {
+      value = try context.instance(T.self, of: single.component.takeUnretainedValue())
     } else {
       value = try context.value(T.self, tag: nil)
     }

@@ -114,7 +114,7 @@ final class InstanceCell: Sendable {
     Instance, UInt64
   )? {
     let late = state.keep(instance, weak: weak)
-    if late == nil, !weak, let object = classInstance(instance.value) {
+    if late == nil, !weak, let object = UnsafeExactCast.object(of: instance.value) {
       published.publish(object)
     }
     return late

@@ -6,6 +6,7 @@
 /// identity, and costs no dynamic cast nor `T?` metadata. Otherwise `otherwise` decides,
 /// with a checked cast. An object (``object(_:as:otherwise:)``) is compared by its
 /// class.
+@usableFromInline
 enum UnsafeExactCast {
   /// `value` as a `T`: reinterpreted when its type is exactly `T`, else what `otherwise`
   /// makes of it.
@@ -17,12 +18,21 @@ enum UnsafeExactCast {
     return try otherwise()
   }
 
+  /// `value` as an object, when its type is a class (read from the type's metadata: no
+  /// dynamic cast, which would look protocol conformances up for each new type); else nil.
+  static func object<Value>(of value: Value) -> AnyObject? {
+    guard case .classType = TypeMetadataKind(of: Value.self) else { return nil }
+    return unsafeBitCast(value, to: AnyObject.self)
+  }
+
   /// `object` as a `T`: reinterpreted when its class is exactly `T` (a class reference is
-  /// one pointer, whatever its static type), else what `otherwise` makes of it.
-  @inline(__always)
-  static func object<T>(
-    _ object: AnyObject, as type: T.Type, otherwise: (AnyObject) throws(DIError) -> T
-  ) throws(DIError) -> T {
+  /// one pointer, whatever its static type), else what `otherwise` makes of it. Inlined
+  /// where it is called, so that with `T` known there the check is one comparison and the
+  /// reinterpretation free.
+  @inlinable @inline(__always)
+  static func object<T, Failure: Error>(
+    _ object: AnyObject, as type: T.Type, otherwise: (AnyObject) throws(Failure) -> T
+  ) throws(Failure) -> T {
     if ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(T.self) {
       return unsafeBitCast(object, to: T.self)
     }

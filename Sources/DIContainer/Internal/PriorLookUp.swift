@@ -1,0 +1,39 @@
+/// What a request's look-up before its resolution context found, for the context to
+/// reuse: the calling thread's request, and the only candidate with the table it was found
+/// in (see ``UnsafeSnapshotAccess/lookUpWithoutContext(_:in:for:)``).
+@usableFromInline
+struct PriorLookUp {
+  /// The calling thread's request, once looked up.
+  var request: Unmanaged<ResolutionRequest>?
+  /// The only candidate, valid while a context reads the snapshot owning `table`.
+  var single: (component: Unmanaged<Component>, table: Unmanaged<ServiceTable>)?
+
+  /// Nothing looked up yet.
+  @usableFromInline
+  init() {}
+}
+
+extension DIContainer {
+  /// The object this container's only candidate for `type` keeps strongly, retained, read
+  /// with no lock and no resolution context; nil when there is none or a context must
+  /// decide. What the look-up found goes to `found`, for that context.
+  @usableFromInline
+  func publishedObject(of type: Any.Type, found: inout PriorLookUp) -> AnyObject? {
+    let request = ResolutionRequest.currentReference
+    let object = request._withUnsafeGuaranteedRef { (request) -> AnyObject? in
+      guard
+        let single = UnsafeSnapshotAccess.lookUpWithoutContext(
+          ServiceKey(type), in: self, for: request)
+      else { return nil }
+      if let cell = single.component._withUnsafeGuaranteedRef({ $0.cell }),
+        let object = cell._withUnsafeGuaranteedRef({ $0.publishedObject(for: request) })
+      {
+        return object
+      }
+      found.single = single
+      return nil
+    }
+    if object == nil { found.request = request }
+    return object
+  }
+}
