@@ -71,9 +71,10 @@ package struct DIResolutionContext {
       container: container, requester: requester, arguments: nil, site: site, request: request)
     defer { context.end() }
     let value: T
-    // The component is the snapshot's only while the context reads that snapshot.
-    if let single = found.single, single.table.toOpaque() == context.table.toOpaque() {
-      value = try context.instance(T.self, of: single.component.takeUnretainedValue())
+    // The component is alive, and the snapshot's, only while the thread's announcement
+    // has not moved since the look-up.
+    if let single = found.single, context.access.continuesAnnouncement {
+      value = try context.instance(T.self, of: single.takeUnretainedValue())
     } else {
       value = try context.value(T.self, tag: nil)
     }

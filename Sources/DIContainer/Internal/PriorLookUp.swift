@@ -1,12 +1,13 @@
 /// What a request's look-up before its resolution context found, for the context to
-/// reuse: the calling thread's request, and the only candidate with the table it was found
-/// in (see ``UnsafeSnapshotAccess/lookUpWithoutContext(_:in:for:)``).
+/// reuse: the calling thread's request, and the only candidate (see
+/// ``UnsafeSnapshotAccess/lookUpWithoutContext(_:in:for:)``).
 @usableFromInline
 struct PriorLookUp {
   /// The calling thread's request, once looked up.
   var request: Unmanaged<ResolutionRequest>?
-  /// The only candidate, valid while a context reads the snapshot owning `table`.
-  var single: (component: Unmanaged<Component>, table: Unmanaged<ServiceTable>)?
+  /// The only candidate, valid for a context whose snapshot access
+  /// ``UnsafeSnapshotAccess/continuesAnnouncement``.
+  var single: Unmanaged<Component>?
 
   /// Nothing looked up yet.
   @usableFromInline
@@ -25,7 +26,7 @@ extension DIContainer {
         let single = UnsafeSnapshotAccess.lookUpWithoutContext(
           ServiceKey(type), in: self, for: request)
       else { return nil }
-      if let cell = single.component._withUnsafeGuaranteedRef({ $0.cell }),
+      if let cell = single._withUnsafeGuaranteedRef({ $0.cell }),
         let object = cell._withUnsafeGuaranteedRef({ $0.publishedObject(for: request) })
       {
         return object

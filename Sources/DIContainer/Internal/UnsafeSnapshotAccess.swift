@@ -19,19 +19,25 @@ import Synchronization
 struct UnsafeSnapshotAccess {
   private let reference: Unmanaged<Snapshot>
   private let isRetained: Bool
+  /// Whether this access reads the snapshot the thread had announced before it began,
+  /// with no new announcement: what the thread looked up in that snapshot before (see
+  /// ``lookUpWithoutContext(_:in:for:)``) is still alive and still the snapshot's.
+  let continuesAnnouncement: Bool
 
   /// Starts reading the current snapshot of `container` for `request`, the calling
   /// thread's request.
   @inline(__always)
   static func begin(_ container: DIContainer, for request: ResolutionRequest) -> Self {
     guard request.contexts == 0 else {
-      return Self(reference: .passRetained(container.snapshot), isRetained: true)
+      return Self(
+        reference: .passRetained(container.snapshot), isRetained: true,
+        continuesAnnouncement: false)
     }
     if let published = container.currentlyPublished,
       request.hazard.load(ordering: .relaxed) == UInt(bitPattern: published.toOpaque())
     {
       // Announced by an earlier request of this thread, and never withdrawn since.
-      return Self(reference: published, isRetained: false)
+      return Self(reference: published, isRetained: false, continuesAnnouncement: true)
     }
     return announce(container, for: request)
   }
@@ -45,7 +51,7 @@ struct UnsafeSnapshotAccess {
       // Still published after the announcement: a container that replaces it from now on
       // sees the slot and keeps it.
       if container.currentlyPublished?.toOpaque() == candidate.toOpaque() {
-        return Self(reference: candidate, isRetained: false)
+        return Self(reference: candidate, isRetained: false, continuesAnnouncement: false)
       }
     }
   }
@@ -53,12 +59,14 @@ struct UnsafeSnapshotAccess {
   /// The only candidate for `key` in `container`, and the table it was found in, looked
   /// up without reference counting and without a lock: when `request` (the calling
   /// thread's) runs no resolution and the snapshot it announced is still the published
-  /// one. The candidate is alive until the thread's next resolution announces another
-  /// snapshot; that resolution may use it only if it reads the same `table`.
+  /// one. The candidate is alive until the thread announces another snapshot; a
+  /// resolution begun next may use it only if its access ``continuesAnnouncement`` (a
+  /// comparison of addresses would not do: once the thread announces another snapshot,
+  /// this one may be freed and a later one made at its address).
   @inline(__always)
   static func lookUpWithoutContext(
     _ key: ServiceKey, in container: DIContainer, for request: ResolutionRequest
-  ) -> (component: Unmanaged<Component>, table: Unmanaged<ServiceTable>)? {
+  ) -> Unmanaged<Component>? {
     guard request.contexts == 0, let published = container.currentlyPublished,
       request.hazard.load(ordering: .relaxed) == UInt(bitPattern: published.toOpaque())
     else { return nil }
@@ -66,10 +74,8 @@ struct UnsafeSnapshotAccess {
     // until this thread announces another.
     return published._withUnsafeGuaranteedRef { snapshot in
       let table = snapshot.table
-      guard let index = table.index(of: key), let single = table.single(at: index) else {
-        return nil
-      }
-      return (single, .passUnretained(table))
+      guard let index = table.index(of: key) else { return nil }
+      return table.single(at: index)
     }
   }
 

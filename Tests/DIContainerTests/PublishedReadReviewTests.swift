@@ -1,0 +1,532 @@
+// Review of the lock-free read of a ready singleton (UnsafePublishedObject, the request's
+// look-up before its context): use-after-free, re-entrancy from deinitializers and hooks,
+// livelock of a clean's wait for readers, the exact-class reinterpretation, and whether
+// the fast path answers what the locked path answers.
+
+import DIContainer
+import Foundation
+import Synchronization
+import Testing
+
+/// Records whether it is alive when a reader uses it; counts makings and frees.
+private final class PRProbe: Sendable {
+  static let made = Atomic<Int>(0)
+  static let freed = Atomic<Int>(0)
+  private let alive = Atomic<Bool>(true)
+  let id: Int
+  init() { id = Self.made.add(1, ordering: .relaxed).newValue }
+  deinit {
+    alive.store(false, ordering: .relaxed)
+    Self.freed.add(1, ordering: .relaxed)
+  }
+  var isAlive: Bool { alive.load(ordering: .relaxed) }
+}
+
+/// The shutdown test's own probe (its counters are not shared with other tests).
+private final class PRShutdownProbe: Sendable {
+  static let made = Atomic<Int>(0)
+  static let freed = Atomic<Int>(0)
+  private let alive = Atomic<Bool>(true)
+  init() { Self.made.add(1, ordering: .relaxed) }
+  deinit {
+    alive.store(false, ordering: .relaxed)
+    Self.freed.add(1, ordering: .relaxed)
+  }
+  var isAlive: Bool { alive.load(ordering: .relaxed) }
+}
+
+private protocol PRService: AnyObject { var isAlive: Bool { get } }
+private class PRBase {
+  var isAlive: Bool { alive.load(ordering: .relaxed) }
+  private let alive = Atomic<Bool>(true)
+  deinit { alive.store(false, ordering: .relaxed) }
+}
+private final class PRSub: PRBase, PRService, @unchecked Sendable {}
+private final class PRGeneric<Marker>: @unchecked Sendable {
+  let marker = String(describing: Marker.self)
+}
+private final class PRUnrelated {}
+private final class PRKeyed: @unchecked Sendable {
+  let key: Int
+  private let alive = Atomic<Bool>(true)
+  init(key: Int) { self.key = key }
+  deinit { alive.store(false, ordering: .relaxed) }
+  var isAlive: Bool { alive.load(ordering: .relaxed) }
+}
+
+/// Its deinitializer resolves its own type from the container, then cleans it.
+private final class PRReentrant: @unchecked Sendable {
+  static let container = SCLocked<DIContainer?>(nil)
+  static let depth = Atomic<Int>(0)
+  static let deinits = Atomic<Int>(0)
+  deinit {
+    Self.deinits.add(1, ordering: .relaxed)
+    guard Self.depth.add(1, ordering: .relaxed).newValue == 1 else {
+      Self.depth.subtract(1, ordering: .relaxed)
+      return
+    }
+    defer { Self.depth.subtract(1, ordering: .relaxed) }
+    guard let container = Self.container.current else { return }
+    let again: PRReentrant? = try? container.tryResolve()
+    _ = again
+    container.clean()
+  }
+}
+
+/// Its deinitializer cleans the container (the reader's release may run it).
+private final class PRCleansOnDeinit: @unchecked Sendable {
+  static let container = SCLocked<DIContainer?>(nil)
+  private let alive = Atomic<Bool>(true)
+  var isAlive: Bool { alive.load(ordering: .relaxed) }
+  deinit {
+    alive.store(false, ordering: .relaxed)
+    Self.container.current?.clean()
+  }
+}
+
+/// One object two components hand out (so two cells publish the same address).
+private final class PRShared: @unchecked Sendable {
+  static let instance = PRShared()
+}
+private protocol PRSharedA: AnyObject {}
+private protocol PRSharedB: AnyObject {}
+extension PRShared: PRSharedA, PRSharedB {}
+
+/// Registers a `.perApplication(.single)` probe at one site, whichever container calls it.
+private func prRegisterApplicationProbe(in container: DIContainer) {
+  container.register { PRProbe() }.lifetime(.perApplication(.single))
+}
+
+@Suite(.serialized) struct PublishedReadReviewTests {
+  // MARK: - Re-entrancy
+
+  /// A singleton's deinitializer, run by `clean()` after the cell's lock, resolves the same
+  /// type (which makes and publishes a new one) and cleans again: no deadlock in the
+  /// wait for readers, and the second instance is cleaned.
+  @Test func aDeinitThatResolvesAndCleansInsideACleanDoesNotDeadlock() async {
+    let done = await scWithin(10) { () -> Bool in
+      let container = DIContainer()
+      container.register { PRReentrant() }.lifetime(.perContainer(.single))
+      PRReentrant.container.withLock { $0 = container }
+      defer { PRReentrant.container.withLock { $0 = nil } }
+      let before = PRReentrant.deinits.load(ordering: .relaxed)
+      do { let _: PRReentrant = container.resolve() }
+      container.clean()
+      return PRReentrant.deinits.load(ordering: .relaxed) - before == 2
+    }
+    #expect(done == true, "deadlock, or the re-made instance was not cleaned")
+  }
+
+  /// An `onClean` hook resolves the same singleton (from the fast path) and cleans again,
+  /// a few levels deep: no deadlock, each instance's hook runs once.
+  @Test func anOnCleanHookThatResolvesAndCleansDoesNotDeadlock() async {
+    let hooks = SCCounter()
+    let done = await scWithin(10) { () -> Bool in
+      let container = DIContainer()
+      let box = SCLocked<DIContainer?>(container)
+      container.register { PRProbe() }.lifetime(.perContainer(.single))
+        .onClean { _ in
+          guard hooks.next() < 4, let container = box.current else { return }
+          let _: PRProbe = container.resolve()
+          let _: PRProbe = container.resolve()
+          container.clean()
+        }
+      let _: PRProbe = container.resolve()
+      let _: PRProbe = container.resolve()
+      container.clean()
+      box.withLock { $0 = nil }
+      return true
+    }
+    #expect(done == true, "a clean from an onClean hook deadlocked")
+    #expect(hooks.value == 4)
+  }
+
+  /// A factory that cleans its own container while its instance is being made: the clean
+  /// finds nothing published and does not wait on itself; the instance is kept.
+  @Test func aCleanFromInsideTheFactoryDoesNotDeadlock() async {
+    let done = await scWithin(10) { () -> Bool in
+      let container = DIContainer()
+      let box = SCLocked<DIContainer?>(container)
+      container.register { () -> PRProbe in
+        box.current?.clean()
+        return PRProbe()
+      }.lifetime(.perContainer(.single))
+      let first: PRProbe = container.resolve()
+      let second: PRProbe = container.resolve()
+      box.withLock { $0 = nil }
+      return first === second
+    }
+    #expect(done == true)
+  }
+
+  /// Readers let the last reference of a cleaned singleton go, so its deinitializer, which
+  /// cleans the container again, runs on a reader's thread right after its lock-free
+  /// read, while another thread cleans: nothing deadlocks, no reader gets a freed object.
+  @Test func aReaderReleasingTheLastReferenceRunsADeinitThatCleans() async {
+    let container = DIContainer()
+    container.register { PRCleansOnDeinit() }.lifetime(.perContainer(.single))
+    PRCleansOnDeinit.container.withLock { $0 = container }
+    defer { PRCleansOnDeinit.container.withLock { $0 = nil } }
+    let rounds = SCEnvironment.rounds(20_000)
+    let dead = SCCounter()
+    let stop = SCFlag()
+    let finished = await scRunThreads(3, timeout: SCEnvironment.seconds(30)) { worker in
+      if worker == 0 {
+        while !stop.isRaised { container.clean() }
+        return
+      }
+      for _ in 0..<rounds {
+        let object: PRCleansOnDeinit = container.resolve()
+        if !object.isAlive { dead.next() }
+      }
+      stop.raise()
+    }
+    stop.raise()
+    #expect(finished, "deadlock between a clean and a deinitializer that cleans")
+    #expect(dead.value == 0)
+  }
+
+  // MARK: - Use-after-free
+
+  /// Short-lived threads read the singleton (each registers a request on its first
+  /// read and forgets it at exit) while another thread cleans without pause: a clean's
+  /// wait for readers ends, and no reader gets a freed object.
+  @Test func threadsThatComeAndGoWhileCleaningNeitherHangNorReadAFreedObject() async {
+    let container = DIContainer()
+    container.register { PRProbe() }.lifetime(.perContainer(.single))
+    let dead = SCCounter()
+    let stop = SCFlag()
+    let cleans = SCCounter()
+    let cleaner = Thread {
+      while !stop.isRaised {
+        container.clean()
+        cleans.next()
+      }
+    }
+    cleaner.start()
+    var allFinished = true
+    for _ in 0..<SCEnvironment.rounds(60, minimum: 8) {
+      let finished = await scRunThreads(4, timeout: SCEnvironment.seconds(20)) { _ in
+        for _ in 0..<50 {
+          let probe: PRProbe = container.resolve()
+          if !probe.isAlive { dead.next() }
+        }
+      }
+      allFinished = allFinished && finished
+      if !finished { break }
+    }
+    let cleansBefore = cleans.value
+    let progressed = await scWithin(10) { () -> Bool in
+      let deadline = Date().addingTimeInterval(5)
+      while cleans.value == cleansBefore, Date() < deadline { usleep(1000) }
+      return cleans.value > cleansBefore
+    }
+    stop.raise()
+    #expect(allFinished, "a reader thread did not finish")
+    #expect(progressed == true, "the cleaner is stuck waiting for readers of exited threads")
+    #expect(dead.value == 0)
+  }
+
+  /// A child container reads its parent's singleton (the parent's cell) while the parent
+  /// cleans it: same object as the parent's, never a freed one.
+  @Test func aChildReadsTheParentsSingletonWhileTheParentCleans() async {
+    let parent = DIContainer()
+    parent.register { PRProbe() }.lifetime(.perContainer(.single))
+    let child = DIContainer(parent: parent)
+    let fromParent: PRProbe = parent.resolve()
+    let fromChild: PRProbe = child.resolve()
+    #expect(fromParent === fromChild)
+    let dead = SCCounter()
+    let stop = SCFlag()
+    let rounds = SCEnvironment.rounds(20_000)
+    let finished = await scRunThreads(3, timeout: SCEnvironment.seconds(30)) { worker in
+      if worker == 0 {
+        while !stop.isRaised { parent.clean() }
+        return
+      }
+      for _ in 0..<rounds {
+        let probe: PRProbe = child.resolve()
+        if !probe.isAlive { dead.next() }
+      }
+      stop.raise()
+    }
+    stop.raise()
+    #expect(finished)
+    #expect(dead.value == 0)
+  }
+
+  /// A `.perApplication` cell is process-wide: one container's shutdown drops the object
+  /// that threads reading another container's registration of the same site get.
+  @Test func shuttingDownOneContainerWhileAnotherReadsTheSameProcessWideCell() async {
+    let reader = DIContainer()
+    prRegisterApplicationProbe(in: reader)
+    let dead = SCCounter()
+    let stop = SCFlag()
+    let rounds = SCEnvironment.rounds(30_000)
+    let readers = Task.detached {
+      await scRunThreads(2, timeout: SCEnvironment.seconds(30)) { _ in
+        for _ in 0..<rounds {
+          let probe: PRProbe = reader.resolve()
+          if !probe.isAlive { dead.next() }
+          if stop.isRaised { return }
+        }
+      }
+    }
+    for _ in 0..<SCEnvironment.rounds(200, minimum: 20) {
+      let other = DIContainer()
+      prRegisterApplicationProbe(in: other)
+      let _: PRProbe = other.resolve()
+      await other.shutdown()
+    }
+    stop.raise()
+    let finished = await readers.value
+    #expect(finished)
+    #expect(dead.value == 0)
+  }
+
+  /// Readers resolve while the container shuts down: each read before it is a live
+  /// object, each after it fails with `containerShutDown`, and every object made is freed
+  /// once the readers let go.
+  @Test func shutdownRacingReadsNeverHandsOutAFreedObject() async {
+    for _ in 0..<SCEnvironment.rounds(40, minimum: 5) {
+      var container: DIContainer? = DIContainer()
+      container!.register { PRShutdownProbe() }.lifetime(.perContainer(.single))
+      let weakContainer = SCLocked<DIContainer?>(container)
+      let madeBefore = PRShutdownProbe.made.load(ordering: .relaxed)
+      let freedBefore = PRShutdownProbe.freed.load(ordering: .relaxed)
+      let dead = SCCounter()
+      let wrongErrors = SCCounter()
+      let started = SCCounter()
+      let readers = Task.detached {
+        await scRunThreads(2, timeout: SCEnvironment.seconds(20)) { _ in
+          started.next()
+          guard let container = weakContainer.current else { return }
+          while true {
+            do throws(DIError) {
+              let probe: PRShutdownProbe = try container.tryResolve()
+              if !probe.isAlive { dead.next() }
+            } catch {
+              if error.code != .containerShutDown { wrongErrors.next() }
+              return
+            }
+          }
+        }
+      }
+      while started.value < 2 { await Task.yield() }
+      await container!.shutdown()
+      let finished = await readers.value
+      // An instance a request that began before the shutdown made after its clean is kept
+      // by the shut-down container (as before this change): counted once the container
+      // goes.
+      weakContainer.withLock { $0 = nil }
+      container = nil
+      #expect(finished)
+      #expect(dead.value == 0)
+      #expect(wrongErrors.value == 0)
+      let made = PRShutdownProbe.made.load(ordering: .relaxed) - madeBefore
+      let freed = PRShutdownProbe.freed.load(ordering: .relaxed) - freedBefore
+      #expect(made == freed, "\(made - freed) objects outlived the shutdown and the readers")
+      if !finished || dead.value != 0 { break }
+    }
+  }
+
+  /// Registrations publish new snapshots without pause while readers ask for the
+  /// singleton by its class (exact: the fast path) and by a protocol and a superclass
+  /// (the fast path's cast misses, so the request goes on with the component it looked
+  /// up, if its context reads the same table). Every answer is the one live object.
+  @Test func newSnapshotsWhileReadersReuseTheirLookUp() async {
+    let container = DIContainer()
+    container.register(PRSub.init).as(PRService.self).as(PRBase.self).as(PRSub.self)
+      .lifetime(.perContainer(.single))
+    // A prototype has no cell: every request of it goes on with its look-up's component.
+    container.register { PRKeyed(key: 7) }.lifetime(.prototype)
+    let original: PRSub = container.resolve()
+    let wrong = SCCounter()
+    let stop = SCFlag()
+    let rounds = SCEnvironment.rounds(40_000)
+    let finished = await scRunThreads(3, timeout: SCEnvironment.seconds(60)) { worker in
+      if worker == 0 {
+        var registered = 0
+        while !stop.isRaised && registered < 1_500 {
+          container.register { PRUnrelated() }.as(PRUnrelated.self, tag: PRProbe.self)
+          registered += 1
+          // Publishes the new snapshot now (and reclaims old ones).
+          let _: PRSub = container.resolve()
+        }
+        return
+      }
+      for round in 0..<rounds {
+        let keyed: PRKeyed = container.resolve()
+        if keyed.key != 7 { wrong.next() }
+        switch round % 3 {
+        case 0:
+          let object: any PRService = container.resolve()
+          if object !== original || !object.isAlive { wrong.next() }
+        case 1:
+          let object: PRBase = container.resolve()
+          if object !== original || !object.isAlive { wrong.next() }
+        default:
+          let object: PRSub = container.resolve()
+          if object !== original || !object.isAlive { wrong.next() }
+        }
+      }
+      stop.raise()
+    }
+    stop.raise()
+    #expect(finished)
+    #expect(wrong.value == 0)
+  }
+
+  /// `.multiton` cells are retired by a clean (each withdraws and waits): readers with
+  /// arguments never get a freed object, and the cleans end.
+  @Test func multitonCleansWhileReadersReadWithArguments() async {
+    let container = DIContainer()
+    container.register { PRKeyed(key: arg($0)) }.lifetime(.multiton)
+    let dead = SCCounter()
+    let stop = SCFlag()
+    let rounds = SCEnvironment.rounds(20_000)
+    let finished = await scRunThreads(3, timeout: SCEnvironment.seconds(30)) { worker in
+      if worker == 0 {
+        while !stop.isRaised { container.clean() }
+        return
+      }
+      for round in 0..<rounds {
+        let probe: PRKeyed = container.resolve(arg: round % 4)
+        if !probe.isAlive { dead.next() }
+      }
+      stop.raise()
+    }
+    stop.raise()
+    #expect(finished)
+    #expect(dead.value == 0)
+  }
+
+  /// Two cells publish one object: a clean of one waits for readers of the other's (the
+  /// hazard is the address), but it still ends while they read without pause.
+  @Test func aCleanEndsWhileReadersAnnounceTheSameObjectFromAnotherCell() async {
+    let container = DIContainer()
+    container.register { PRShared.instance as any PRSharedA }.lifetime(.perContainer(.single))
+    container.register { PRShared.instance as any PRSharedB }.lifetime(.perContainer(.single))
+    let stop = SCFlag()
+    let cleans = SCCounter()
+    let finished = await scRunThreads(3, timeout: SCEnvironment.seconds(30)) { worker in
+      if worker == 0 {
+        for _ in 0..<SCEnvironment.rounds(2_000) {
+          let _: any PRSharedA = container.resolve()
+          container.clean()
+          cleans.next()
+        }
+        stop.raise()
+        return
+      }
+      while !stop.isRaised {
+        let _: any PRSharedB = container.resolve()
+      }
+    }
+    stop.raise()
+    #expect(finished, "a clean waited forever on readers of the same object elsewhere")
+  }
+
+  // MARK: - The exact-class reinterpretation
+
+  /// The published object is reinterpreted only when its class is exactly the requested
+  /// type: a subclass asked for as its superclass or protocol, generic classes of
+  /// different arguments, and `Optional` all give the same object as the locked path.
+  @Test func theExactClassCheckTellsSubclassesGenericsAndOptionalsApart() throws {
+    let container = DIContainer()
+    container.register(PRSub.init).as(PRBase.self).as(PRService.self)
+      .lifetime(.perContainer(.single))
+    container.register { PRGeneric<Int>() }.lifetime(.perContainer(.single))
+    container.register { PRGeneric<String>() }.lifetime(.perContainer(.single))
+    for _ in 0..<3 {
+      let base: PRBase = try container.tryResolve()
+      let service: any PRService = try container.tryResolve()
+      let optional: PRBase? = try container.tryResolve()
+      #expect(type(of: base) == PRSub.self)
+      #expect(base === service)
+      #expect(optional === base)
+      let ints: PRGeneric<Int> = try container.tryResolve()
+      let strings: PRGeneric<String> = try container.tryResolve()
+      #expect(ints.marker == "Int")
+      #expect(strings.marker == "String")
+      #expect(ObjectIdentifier(ints) != ObjectIdentifier(strings))
+    }
+    // The implementation is a service too: the same object, by exact class.
+    let sub: PRSub = try container.tryResolve()
+    let base: PRBase = try container.tryResolve()
+    #expect(sub === base)
+  }
+
+  /// A factory that returns a subclass instance under its superclass's type: read as the
+  /// superclass (the fast path's class check misses), it is the same object every time.
+  @Test func aSubclassInstanceUnderItsSuperclassIsCastNotReinterpreted() throws {
+    let container = DIContainer()
+    container.register { PRSub() as PRBase }.lifetime(.perContainer(.single))
+    let first: PRBase = try container.tryResolve()
+    let second: PRBase = try container.tryResolve()
+    #expect(first === second)
+    #expect(type(of: second) == PRSub.self)
+    // The object's class is not a service of this component: the fast path finds no
+    // component for it, whatever the published object's class.
+    let error = #expect(throws: DIError.self) {
+      let _: PRSub = try container.tryResolve()
+    }
+    #expect(error?.code == .notRegistered)
+  }
+
+  // MARK: - Same answers as the locked path
+
+  /// `tryResolve(arguments: [])`, `resolve()`, `*container` and `resolve(_:from:arguments:)`
+  /// answer the same object once it is published, and the same error for a type with two
+  /// candidates after one of them was read.
+  @Test func everyEntryPointAnswersTheSameOnceTheObjectIsPublished() throws {
+    let container = DIContainer()
+    container.register { PRProbe() }.lifetime(.perContainer(.single))
+    let first: PRProbe = container.resolve()
+    let second: PRProbe = container.resolve()
+    let third: PRProbe = try container.tryResolve(arguments: [])
+    let fourth: PRProbe = *container
+    let fifth = try container.resolve(PRProbe.self, from: nil, arguments: nil)
+    #expect(first === second && second === third && third === fourth && fourth === fifth)
+    container.register { PRProbe() }.lifetime(.perContainer(.single))
+    let error = #expect(throws: DIError.self) {
+      let _: PRProbe = try container.tryResolve()
+    }
+    #expect(error?.code == .ambiguous)
+  }
+
+  /// A child container that registers its own singleton of the parent's type reads its
+  /// own, not the parent's published one (and the parent still reads its own).
+  @Test func aChildsOwnRegistrationWinsOverThePublishedParentObject() throws {
+    let parent = DIContainer()
+    parent.register { PRProbe() }.lifetime(.perContainer(.single))
+    let fromParent: PRProbe = parent.resolve()
+    let child = DIContainer(parent: parent)
+    child.register { PRProbe() }.lifetime(.perContainer(.single))
+    let fromChild: PRProbe = child.resolve()
+    let again: PRProbe = child.resolve()
+    #expect(fromChild === again)
+    #expect(fromChild !== fromParent)
+    let parentAgain: PRProbe = parent.resolve()
+    #expect(parentAgain === fromParent)
+  }
+
+  /// A `.weak` singleton is not published: once the caller lets it go, the fast path does
+  /// not resurrect it, and a reader holding it keeps getting the same one.
+  @Test func aWeakSingletonIsReadUnderTheLockOnly() throws {
+    let container = DIContainer()
+    container.register { PRProbe() }.lifetime(.perContainer(.weak))
+    weak var gone: PRProbe?
+    var firstID = 0
+    do {
+      let probe: PRProbe = container.resolve()
+      let again: PRProbe = container.resolve()
+      #expect(probe === again)
+      firstID = probe.id
+      gone = probe
+    }
+    #expect(gone == nil)
+    let next: PRProbe = container.resolve()
+    #expect(next.id != firstID)
+  }
+}
