@@ -1,5 +1,5 @@
 // `swift run -c release --package-path Benchmarks compare [--quick] [--rounds N]
-//   [--min-ms N] [--only S1,S3] [--json FILE] [--profile S3 --count N]`
+//   [--min-ms N] [--only S1,S3] [--json FILE] [--profile S3 --count N] [--memory]`
 //
 // Compares hand-written construction, DIContainer and Swinject 2.10 on the scenarios of
 // the issue and prints Markdown tables. See Benchmarks/README.md.
@@ -59,6 +59,16 @@ enum Compare {
       exit(0)
     }
 
+    // The heap kept per registration only (also printed after a full run's tables).
+    if arguments.contains("--memory") {
+      guard let figures = Memory.measure() else {
+        print("the live heap cannot be read here (glibc 2.33 or later is needed)")
+        exit(2)
+      }
+      print(Memory.markdown(figures))
+      exit(0)
+    }
+
     let problems = checkScenarios()
     guard problems.isEmpty else {
       for problem in problems { print("check failed: \(problem)") }
@@ -91,6 +101,10 @@ enum Compare {
     print("")
     let report = Report(scenarios: scenarios, timings: timings, allocations: allocations)
     print(report.markdown())
+    if let figures = Memory.measure() {
+      print("")
+      print(Memory.markdown(figures))
+    }
     if let path = option("--json") {
       let json = report.json(
         rounds: harness.rounds, minimumMilliseconds: harness.minimumNanoseconds / 1_000_000,

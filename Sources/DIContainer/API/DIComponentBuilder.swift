@@ -68,7 +68,7 @@ public struct DIComponentBuilder<Impl>: Sendable {
   }
 
   private func provide(_ service: ServiceKey) -> Self {
-    edit { $0.provide(service) }
+    edit { $0.services.provide(service) }
   }
 
   /// Sets how long instances live; the default is ``DILifetime/prototype``.

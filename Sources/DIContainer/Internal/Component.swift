@@ -39,7 +39,7 @@ final class Component: Sendable {
   /// (``AsyncNeed/once``).
   let isAsyncCached: Bool
   let parameters: [DIRequest]
-  let services: [ServiceKey]
+  let services: ServiceList
   let injections: [Injection]
   let hasCycleBreaks: Bool
   /// Whether the initializer or an injection takes a runtime argument (`arg`).

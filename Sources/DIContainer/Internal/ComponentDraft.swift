@@ -9,11 +9,9 @@ struct ComponentDraft {
   var factory: Factory?
   var asyncFactory: AsyncFactory? = nil
   var parameters: [DIRequest]
-  /// The implementation type first (unless only tagged, see ``provide(_:)``), then every
-  /// `as(_:)`.
-  var services: [ServiceKey]
-  /// Whether `as(_:)` named the implementation type without a tag.
-  var isImplementationAsked = false
+  /// The implementation type first (unless only tagged, see
+  /// ``ServiceList/provide(_:)``), then every `as(_:)`.
+  var services: ServiceList
   var lifetime: DILifetime = .prototype
   var injections: [Injection] = []
   /// What to run after the injections of a new instance (`postInit`), in call order.
@@ -33,25 +31,4 @@ struct ComponentDraft {
   var scopedCell: ScopedCell?
   /// The identity of a `.scoped` component in every request scope, made on first need.
   var requestKey: RequestScopedKey?
-}
-
-extension ComponentDraft {
-  /// Adds `service` to the services. The implementation type is provided untagged unless
-  /// the registration names it only under tags (`.as(Dog.self, tag: Big.self)`): then a plain
-  /// `Dog` request does not find it, unless `.as(Dog.self)` says so too.
-  mutating func provide(_ service: ServiceKey) {
-    let plain = ServiceKey(implementation)
-    if service.type == plain.type {
-      if service.tag == nil {
-        isImplementationAsked = true
-      } else if !isImplementationAsked {
-        services.removeAll { $0 == plain }
-      }
-    }
-    if service == plain, !services.contains(plain) {
-      services.insert(service, at: 0)
-    } else if !services.contains(service) {
-      services.append(service)
-    }
-  }
 }

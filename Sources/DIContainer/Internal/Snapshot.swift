@@ -52,9 +52,10 @@ final class Snapshot: Sendable {
   let components: [Component]
   /// Candidates by exact service key (type, or type and tag).
   let table: ServiceTable
-  /// Every component providing a type, tagged or not, for `many`; and the tagged ones
-  /// under their tag.
-  let collections: [ServiceKey: ComponentGroup]
+  /// For `many` of a type that also has tagged components: every component providing it,
+  /// tagged or not, in registration order. Any other key's `many` is its ``table``'s
+  /// candidates (see ``collection(_:)``).
+  private let taggedCollections: [ServiceKey: ComponentGroup]
   /// The frameworks each framework imports.
   let imports: [DIModuleID: Set<DIModuleID>]
   /// The frameworks and parts loaded into the container when this snapshot was made.
@@ -97,17 +98,21 @@ final class Snapshot: Sendable {
       }
     }
     table = ServiceTable(grouped)
-    // `many` of a type also collects its tagged components; the groups are shared with
-    // `grouped` until a tagged component makes one differ.
-    var collections = grouped
-    for (untagged, component) in tagged where collections[untagged]?.contains(component) != true {
-      collections.add(component, for: untagged)
+    // `many` of a type also collects its tagged components.
+    var taggedCollections: [ServiceKey: ComponentGroup] = [:]
+    for (untagged, component) in tagged {
+      if taggedCollections[untagged] == nil, let group = grouped[untagged] {
+        taggedCollections[untagged] = group
+      }
+      if taggedCollections[untagged]?.contains(component) != true {
+        taggedCollections.add(component, for: untagged)
+      }
     }
     // Registration order, whatever order the tagged ones were added in.
-    for untagged in Set(tagged.map(\.untagged)) {
-      collections[untagged]?.sortByOrder()
+    for untagged in taggedCollections.keys {
+      taggedCollections[untagged]?.sortByOrder()
     }
-    self.collections = collections
+    self.taggedCollections = taggedCollections
   }
 
   static let empty = Snapshot(components: [], imports: [:])
@@ -127,10 +132,20 @@ final class Snapshot: Sendable {
 
   /// Every component providing `key` for `many`: this level's, then each parent's.
   func collection(_ key: ServiceKey) -> [Component]? {
-    guard let parent else { return collections[key]?.all }
+    guard let parent else { return ownCollection(key) }
     let inherited = parent.snapshot.collection(key)
-    guard let own = collections[key]?.all else { return inherited }
+    guard let own = ownCollection(key) else { return inherited }
     return own + (inherited ?? [])
+  }
+
+  /// Every component of this level providing `key` for `many`.
+  private func ownCollection(_ key: ServiceKey) -> [Component]? {
+    if !taggedCollections.isEmpty, let group = taggedCollections[key] { return group.all }
+    switch table[key] {
+    case .single(let component): return [component]
+    case .multiple(let candidates): return candidates.all
+    case nil: return nil
+    }
   }
 
   /// The container of the level that registered `component`, when it is a parent's.

@@ -61,7 +61,7 @@ enum TagSet {
 
   /// The keys under which a component with `services` is also found: each type it
   /// provides under two tags or more, under every combination of those tags.
-  static func intersections(of services: [ServiceKey]) -> [ServiceKey] {
+  static func intersections(of services: ServiceList) -> [ServiceKey] {
     var tagsByType: [ObjectIdentifier: (type: Any.Type, tags: [Any.Type])] = [:]
     for service in services {
       guard let tag = service.tag else { continue }
