@@ -113,7 +113,8 @@ extension DIContainer {
           implementation: Impl.self, file: file, line: line,
           framework: registry.innermost(.framework, on: thread),
           part: registry.innermost(.part, on: thread), order: registry.drafts.count,
-          factory: factory, parameters: parameters, services: ServiceList(implementation: Impl.self)))
+          factory: factory, parameters: parameters,
+          services: ServiceList(implementation: Impl.self)))
       return registry.drafts.count - 1
     }
     // The lifetime is `.prototype` until `lifetime(_:)` changes it, which logs it again.

@@ -209,3 +209,19 @@ enum RuntimeArguments {
   case values([Any])
   case types([ObjectIdentifier])
 }
+
+extension Unmanaged where Instance == Component {
+  /// Runs `body` with the component borrowed, counting no reference: for a component the
+  /// caller knows is alive (its snapshot is), which every thread building it would
+  /// otherwise retain and release on the same object.
+  @inline(__always)
+  func borrowing<Result>(_ body: (Component) throws(DIError) -> Result) throws(DIError) -> Result {
+    do {
+      return try _withUnsafeGuaranteedRef { (component) throws -> Result in try body(component) }
+    } catch let error as DIError {
+      throw error
+    } catch {
+      fatalError("only a DIError can come out of body: \(error)")
+    }
+  }
+}

@@ -74,7 +74,9 @@ package struct DIResolutionContext {
     // The component is alive, and the snapshot's, only while the thread's announcement
     // has not moved since the look-up.
     if let single = found.single, context.access.continuesAnnouncement {
-      value = try context.instance(T.self, of: single.takeUnretainedValue())
+      value = try single.borrowing { (component) throws(DIError) in
+        try context.instance(T.self, of: component)
+      }
     } else {
       value = try context.value(T.self, tag: nil)
     }
@@ -252,7 +254,11 @@ package struct DIResolutionContext {
             return try cast(ready.value, to: T.self, component: single)
           }
         }
-        return try instance(T.self, of: single.takeUnretainedValue())
+        // Borrowed, not retained: the snapshot keeps it, and every thread building it would
+        // count references on the same object.
+        return try single.borrowing { (component) throws(DIError) in
+          try instance(T.self, of: component)
+        }
       }
       let entry = table._withUnsafeGuaranteedRef { $0.entry(at: index) }
       return try instance(T.self, of: try choose(entry, for: T.self, tag: tag))
@@ -699,11 +705,13 @@ package struct DIResolutionContext {
   mutating func build(
     _ component: Component, as kind: ResolutionRequest.Frame.Kind, publish: (Any) -> Void
   ) throws(DIError) -> Any {
-    guard let factory = component.factory else {
+    guard component.factory != nil else {
       return try buildAsync(component, as: kind, publish: publish)
     }
+    // Called in place, not copied out of the component (a copy would count a reference
+    // on the closure's context, which every thread building this component shares).
     return try construct(component, as: kind, publish: publish) {
-      (context) throws(DIError) -> Any in try factory(&context)
+      (context) throws(DIError) -> Any in try component.factory!(&context)
     }
   }
 
