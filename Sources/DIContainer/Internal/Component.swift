@@ -61,6 +61,9 @@ final class Component: Sendable {
   let storage: InstanceStorage
   /// The cell of `storage`, unretained (`storage` keeps it), for the hot path.
   let cell: Unmanaged<InstanceCell>?
+  /// The identity of a `.scoped` component's key in every request scope (`storage` keeps
+  /// the key), for the hot path: reading it copies no reference.
+  let requestScopedID: ObjectIdentifier?
   /// Registration order within the container.
   let order: Int
   /// The container that registered it: the one that makes its cached instances, also
@@ -118,6 +121,11 @@ final class Component: Sendable {
     isRoot = draft.isRoot
     self.storage = storage
     if case .cell(let cell) = storage { self.cell = .passUnretained(cell) } else { cell = nil }
+    if case .requestScoped(let key) = storage {
+      requestScopedID = ObjectIdentifier(key)
+    } else {
+      requestScopedID = nil
+    }
     order = draft.order
     // Named once, and only for a component with a hook.
     onClean =
@@ -208,20 +216,4 @@ final class Component: Sendable {
 enum RuntimeArguments {
   case values([Any])
   case types([ObjectIdentifier])
-}
-
-extension Unmanaged where Instance == Component {
-  /// Runs `body` with the component borrowed, counting no reference: for a component the
-  /// caller knows is alive (its snapshot is), which every thread building it would
-  /// otherwise retain and release on the same object.
-  @inline(__always)
-  func borrowing<Result>(_ body: (Component) throws(DIError) -> Result) throws(DIError) -> Result {
-    do {
-      return try _withUnsafeGuaranteedRef { (component) throws -> Result in try body(component) }
-    } catch let error as DIError {
-      throw error
-    } catch {
-      fatalError("only a DIError can come out of body: \(error)")
-    }
-  }
 }

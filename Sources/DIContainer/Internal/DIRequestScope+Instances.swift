@@ -13,11 +13,13 @@ extension DIRequestScope {
   /// An instance made while the scope closes is dropped at once (its hook runs) and the
   /// request fails.
   func instance(
-    of component: Component, key: RequestScopedKey, for request: ResolutionRequest,
+    of component: Component, for request: ResolutionRequest,
     _ make: (_ publish: (Any) -> Void) throws(DIError) -> (Any, complete: Bool)
   ) throws(DIError) -> Any {
-    let id = ObjectIdentifier(key)
-    let hook = component.onClean
+    guard let id = component.requestScopedID else {
+      preconditionFailure("\(component.summary) is not .scoped")
+    }
+    // The hook is read when an instance is kept or dropped, not for one found ready.
     var kept = true
     let (instance, _) = try CreateOnce.valueOrOpen(
       in: state, key: id, for: request,
@@ -27,16 +29,19 @@ extension DIRequestScope {
         let (value, complete) = try make { publisher($0) }
         return (Instance(value: value), complete)
       },
-      store: { state, instance in kept = state.keep(instance, for: id, hook: hook) },
+      store: { state, instance in
+        kept = state.keep(instance, for: id, hook: component.onClean)
+      },
       leaveOpen: { instance, making in
         request.leaveOpen { keep in
           guard keep else { return making.abandon() }
+          let hook = component.onClean
           guard !making.commit({ $0.keep(instance, for: id, hook: hook) }) else { return }
           Self.drop(instance, hook: hook)
         }
       })
     guard kept else {
-      Self.drop(instance, hook: hook)
+      Self.drop(instance, hook: component.onClean)
       throw Self.closedError
     }
     return instance.value

@@ -555,7 +555,7 @@ package struct DIResolutionContext {
     case .cell(let cell): return try cachedInstance(of: component, in: cell)
     case .multiton(let cells): return try multitonInstance(of: component, in: cells)
     case .scoped(let scope, let cell): return try scopedInstance(of: component, in: scope, cell)
-    case .requestScoped(let key): return try requestScopedInstance(of: component, key: key)
+    case .requestScoped: return try requestScopedInstance(of: component)
     }
   }
 
@@ -658,15 +658,21 @@ package struct DIResolutionContext {
   }
 
   @inline(__always)
-  private mutating func requestScopedInstance(
-    of component: Component, key: RequestScopedKey
-  ) throws(DIError) -> Any {
+  private mutating func requestScopedInstance(of component: Component) throws(DIError) -> Any {
     guard component.owner == ObjectIdentifier(container) else {
       return try ownersInstance(of: component)
     }
-    guard let requestScope else { throw DIRequestScope.outsideScopeError(component) }
-    return try requestScope.instance(of: component, key: key, for: request) {
-      publish throws(DIError) in try buildCached(component, publish: publish)
+    guard let scope = requestScopeReference else {
+      throw DIRequestScope.outsideScopeError(component)
+    }
+    // Borrowed: the caller holds the scope, the thread its request.
+    let request = requestReference
+    return try scope.borrowing { (scope) throws(DIError) in
+      try request.borrowing { (request) throws(DIError) in
+        try scope.instance(of: component, for: request) {
+          publish throws(DIError) in try buildCached(component, publish: publish)
+        }
+      }
     }
   }
 
