@@ -23,31 +23,31 @@ func example_DIContainer_Resolve_swift_L24() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Resolve.swift:44
-func example_DIContainer_Resolve_swift_L44() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 45)
+// From Sources/DIContainer/API/DIContainer+Resolve.swift:57
+func example_DIContainer_Resolve_swift_L57() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 58)
   container.register(Presenter.self).injection(\.view)
   container.inject(into: presenter)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Resolve.swift:59
-func example_DIContainer_Resolve_swift_L59() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 60)
+// From Sources/DIContainer/API/DIContainer+Resolve.swift:72
+func example_DIContainer_Resolve_swift_L72() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 73)
   try container.tryInject(into: presenter)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Resolve.swift:83
-func example_DIContainer_Resolve_swift_L83() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 84)
+// From Sources/DIContainer/API/DIContainer+Resolve.swift:96
+func example_DIContainer_Resolve_swift_L96() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 97)
   try await container.injectAsync(into: presenter)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Resolve.swift:129
-func example_DIContainer_Resolve_swift_L129() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 130)
+// From Sources/DIContainer/API/DIContainer+Resolve.swift:142
+func example_DIContainer_Resolve_swift_L142() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 143)
   let cat: Cat = *container
   _ = cat
 #sourceLocation()
