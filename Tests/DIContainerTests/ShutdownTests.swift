@@ -206,3 +206,52 @@ private final class MadeObjects: @unchecked Sendable {
     #expect(counts.allSatisfy { $0 == 1 }, "every hook once: \(Set(counts))")
   }
 }
+
+/// A connection whose hook counts how often it ran.
+private final class LateConnection: Sendable {
+  let closes = Atomic<Int>(0)
+}
+
+@Suite struct ShutdownInFlightTests {
+  /// A request that is making a `.perContainer(.single)` instance when the container shuts
+  /// down gets it, but the container keeps nothing from then on: the instance's hook runs
+  /// at once, instead of the instance staying in a cell that nothing will clean again.
+  @Test func anInstanceMadeWhileTheContainerShutsDownHasItsHookRun() async {
+    let container = DIContainer()
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    container.register { () -> LateConnection in
+      entered.signal()
+      release.wait()
+      return LateConnection()
+    }
+    .lifetime(.perContainer(.single))
+    .onClean { $0.closes.add(1, ordering: .relaxed) }
+
+    let made = SCLocked<LateConnection?>(nil)
+    let requestEnded = DispatchSemaphore(value: 0)
+    let thread = Thread {
+      let connection: LateConnection? = try? container.tryResolve()
+      made.withLock { $0 = connection }
+      requestEnded.signal()
+    }
+    thread.start()
+    let factoryRan = await scWait(for: entered, count: 1, until: scDeadline(in: 10))
+    #expect(factoryRan, "the factory never ran")
+    guard factoryRan else {
+      release.signal()
+      return
+    }
+    await container.shutdown()
+    release.signal()
+    let ended = await scWait(for: requestEnded, count: 1, until: scDeadline(in: 10))
+    #expect(ended, "the request under way never ended")
+    let connection = made.current
+    #expect(connection != nil, "the request under way gets its instance")
+    #expect(connection?.closes.load(ordering: .relaxed) == 1, "its hook ran once")
+    let error = #expect(throws: DIError.self) {
+      let _: LateConnection = try container.tryResolve()
+    }
+    #expect(error?.code == .containerShutDown)
+  }
+}

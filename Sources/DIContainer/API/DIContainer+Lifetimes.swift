@@ -102,13 +102,22 @@ extension DIContainer {
 
   /// Drops the cached instances of `components` that `matching` selects and returns their
   /// teardowns, for the caller to run after the cells' locks.
-  func drop(_ components: [Component], where matching: (Component) -> Bool) -> [Teardown] {
+  ///
+  /// - Parameter retiring: The container shuts down: its own cells keep nothing from now
+  ///   on, so an instance that a request still under way makes is dropped, its hook run,
+  ///   instead of being kept where nothing would ever clean it. Process-wide cells
+  ///   (`.single`, `.perApplication`) serve other containers too: they are cleared only.
+  func drop(
+    _ components: [Component], retiring: Bool = false, where matching: (Component) -> Bool
+  ) -> [Teardown] {
     var dropped: [(instance: Instance, sequence: UInt64)] = []
     var teardowns: [Teardown] = []
     for component in components where matching(component) {
       let start = dropped.count
       switch component.storage {
-      case .cell(let cell): if let kept = cell.clear() { dropped.append(kept) }
+      case .cell(let cell):
+        let retires = retiring && !component.lifetime.isProcessWide
+        if let kept = retires ? cell.retire() : cell.clear() { dropped.append(kept) }
       case .multiton(let cells): dropped.append(contentsOf: cells.clear())
       default: break
       }

@@ -6,7 +6,9 @@ extension DIContainer {
   /// What it drops: the instances of its registrations of every caching lifetime
   /// (`.perContainer`, `.perFramework`, `.perPart`, `.multiton`, and the `.single` and
   /// `.perApplication` ones), those of the custom scopes its registrations use, and the
-  /// request scopes it opened that are still open (closed now). The hooks run in reverse
+  /// request scopes it opened that are still open (closed now). A request already under
+  /// way that makes an instance of the container's own lifetimes afterwards gets it, and
+  /// its hook runs at once: the container keeps nothing more. The hooks run in reverse
   /// order of creation, dependents first; a hook that throws is logged and the others still
   /// run. It then waits for the `async` hooks that synchronous calls (`clean()`, `close()`,
   /// …) started on tasks of their own. A child container's parent is not shut down.
@@ -17,7 +19,7 @@ extension DIContainer {
   public func shutdown() async {
     let components = snapshot.components
     edit { $0.isShutDown = true }
-    var teardowns = drop(components) { _ in true }
+    var teardowns = drop(components, retiring: true) { _ in true }
     var scopes: [ObjectIdentifier: DIScope] = [:]
     for component in components {
       if case .scoped(let scope, _) = component.storage { scopes[ObjectIdentifier(scope)] = scope }

@@ -7,20 +7,20 @@ import DIFrameworks
 import DIParts
 import Testing
 
-// From Sources/DIContainer/API/DIContainer+Shutdown.swift:14
-func example_DIContainer_Shutdown_swift_L14() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Shutdown.swift", line: 15)
+// From Sources/DIContainer/API/DIContainer+Shutdown.swift:16
+func example_DIContainer_Shutdown_swift_L16() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Shutdown.swift", line: 17)
   await container.shutdown()   // in a server's graceful shutdown, after the listener stops
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Shutdown.swift:42
-func example_DIContainer_Shutdown_swift_L42() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Shutdown.swift", line: 43)
+// From Sources/DIContainer/API/DIContainer+Shutdown.swift:44
+func example_DIContainer_Shutdown_swift_L44() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Shutdown.swift", line: 45)
   let status = await container.withScope { scope in
     let handler: Handler = scope.resolve()
     _ = handler
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Shutdown.swift", line: 45)
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Shutdown.swift", line: 47)
     handler.handle()
     return 200
   }
