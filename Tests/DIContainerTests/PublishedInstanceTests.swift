@@ -2,23 +2,6 @@ import DIContainer
 import Synchronization
 import Testing
 
-/// An object that records whether it is still alive when a reader uses it.
-private final class PIProbe: Sendable {
-  static let made = Atomic<Int>(0)
-  static let freed = Atomic<Int>(0)
-  private let alive = Atomic<Bool>(true)
-  let id: Int
-
-  init() { id = Self.made.add(1, ordering: .relaxed).newValue }
-
-  deinit {
-    alive.store(false, ordering: .relaxed)
-    Self.freed.add(1, ordering: .relaxed)
-  }
-
-  var isAlive: Bool { alive.load(ordering: .relaxed) }
-}
-
 private protocol PIService: AnyObject {}
 private class PIBase {}
 private final class PIImplementation: PIBase, PIService {}
@@ -41,9 +24,8 @@ private struct PIValue { let id: Int }
   /// one, and no clean frees one a reader holds).
   @Test func cleaningWhileThreadsReadFreesEveryObjectAndNoReaderGetsAFreedOne() async {
     let container = DIContainer()
-    container.register { PIProbe() }.lifetime(.perContainer(.single))
-    let madeBefore = PIProbe.made.load(ordering: .relaxed)
-    let freedBefore = PIProbe.freed.load(ordering: .relaxed)
+    let ledger = ProbeLedger()
+    container.register { LiveProbe(ledger) }.lifetime(.perContainer(.single))
     let rounds = SCEnvironment.rounds(30_000)
     let readersDone = SCCounter()
     let stop = SCFlag()
@@ -58,7 +40,7 @@ private struct PIValue { let id: Int }
         return
       }
       for _ in 0..<rounds {
-        let probe: PIProbe = container.resolve()
+        let probe: LiveProbe = container.resolve()
         if !probe.isAlive { dead.next() }
       }
       if readersDone.next() == 3 { stop.raise() }
@@ -67,8 +49,8 @@ private struct PIValue { let id: Int }
     #expect(finished, "reading while cleaning did not finish: deadlock?")
     guard finished else { return }
     container.clean()
-    let made = PIProbe.made.load(ordering: .relaxed) - madeBefore
-    let freed = PIProbe.freed.load(ordering: .relaxed) - freedBefore
+    let made = ledger.made.load(ordering: .relaxed)
+    let freed = ledger.freed.load(ordering: .relaxed)
     #expect(dead.value == 0, "\(dead.value) reads returned an object already freed")
     #expect(cleans.value >= 1)
     #expect(made >= 1)
@@ -79,18 +61,18 @@ private struct PIValue { let id: Int }
   /// no reference of its own.
   @Test func aCleanedSingletonIsFreedOnceTheCallerLetsGo() {
     let container = DIContainer()
-    container.register { PIProbe() }.lifetime(.perContainer(.single))
-    weak var first: PIProbe?
+    container.register { LiveProbe() }.lifetime(.perContainer(.single))
+    weak var first: LiveProbe?
     do {
-      let probe: PIProbe = container.resolve()
-      let again: PIProbe = container.resolve()
+      let probe: LiveProbe = container.resolve()
+      let again: LiveProbe = container.resolve()
       #expect(probe === again)
       first = probe
     }
     #expect(first != nil, "the container keeps its singleton")
     container.clean()
     #expect(first == nil, "a cleaned singleton outlived its clean")
-    let next: PIProbe = container.resolve()
+    let next: LiveProbe = container.resolve()
     #expect(next.id != 0)
   }
 
@@ -138,18 +120,18 @@ private struct PIValue { let id: Int }
   /// go, the next request makes another.
   @Test func aWeakObjectIsNotKeptByThePublishedRead() throws {
     let container = DIContainer()
-    container.register { PIProbe() }.lifetime(.perContainer(.weak))
-    weak var first: PIProbe?
+    container.register { LiveProbe() }.lifetime(.perContainer(.weak))
+    weak var first: LiveProbe?
     var firstID = 0
     do {
-      let probe: PIProbe = try container.tryResolve()
+      let probe: LiveProbe = try container.tryResolve()
       firstID = probe.id
       first = probe
-      let again: PIProbe = try container.tryResolve()
+      let again: LiveProbe = try container.tryResolve()
       #expect(again === probe)
     }
     #expect(first == nil)
-    let next: PIProbe = try container.tryResolve()
+    let next: LiveProbe = try container.tryResolve()
     #expect(next.id != firstID)
   }
 
@@ -174,16 +156,16 @@ private struct PIValue { let id: Int }
   /// returning one.
   @Test func aShutDownContainerHandsOutNoPublishedObject() async throws {
     let container = DIContainer()
-    container.register { PIProbe() }.lifetime(.perContainer(.single))
-    weak var first: PIProbe?
+    container.register { LiveProbe() }.lifetime(.perContainer(.single))
+    weak var first: LiveProbe?
     do {
-      let probe: PIProbe = try container.tryResolve()
+      let probe: LiveProbe = try container.tryResolve()
       first = probe
     }
     await container.shutdown()
     #expect(first == nil)
     let error = #expect(throws: DIError.self) {
-      let _: PIProbe = try container.tryResolve()
+      let _: LiveProbe = try container.tryResolve()
     }
     #expect(error?.code == .containerShutDown)
   }

@@ -8,33 +8,6 @@ import Foundation
 import Synchronization
 import Testing
 
-/// Records whether it is alive when a reader uses it; counts makings and frees.
-private final class PRProbe: Sendable {
-  static let made = Atomic<Int>(0)
-  static let freed = Atomic<Int>(0)
-  private let alive = Atomic<Bool>(true)
-  let id: Int
-  init() { id = Self.made.add(1, ordering: .relaxed).newValue }
-  deinit {
-    alive.store(false, ordering: .relaxed)
-    Self.freed.add(1, ordering: .relaxed)
-  }
-  var isAlive: Bool { alive.load(ordering: .relaxed) }
-}
-
-/// The shutdown test's own probe (its counters are not shared with other tests).
-private final class PRShutdownProbe: Sendable {
-  static let made = Atomic<Int>(0)
-  static let freed = Atomic<Int>(0)
-  private let alive = Atomic<Bool>(true)
-  init() { Self.made.add(1, ordering: .relaxed) }
-  deinit {
-    alive.store(false, ordering: .relaxed)
-    Self.freed.add(1, ordering: .relaxed)
-  }
-  var isAlive: Bool { alive.load(ordering: .relaxed) }
-}
-
 private protocol PRService: AnyObject { var isAlive: Bool { get } }
 private class PRBase {
   var isAlive: Bool { alive.load(ordering: .relaxed) }
@@ -94,7 +67,7 @@ extension PRShared: PRSharedA, PRSharedB {}
 
 /// Registers a `.perApplication(.single)` probe at one site, whichever container calls it.
 private func prRegisterApplicationProbe(in container: DIContainer) {
-  container.register { PRProbe() }.lifetime(.perApplication(.single))
+  container.register { LiveProbe() }.lifetime(.perApplication(.single))
 }
 
 @Suite(.serialized) struct PublishedReadReviewTests {
@@ -124,15 +97,15 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
     let done = await scWithin(10) { () -> Bool in
       let container = DIContainer()
       let box = SCLocked<DIContainer?>(container)
-      container.register { PRProbe() }.lifetime(.perContainer(.single))
+      container.register { LiveProbe() }.lifetime(.perContainer(.single))
         .onClean { _ in
           guard hooks.next() < 4, let container = box.current else { return }
-          let _: PRProbe = container.resolve()
-          let _: PRProbe = container.resolve()
+          let _: LiveProbe = container.resolve()
+          let _: LiveProbe = container.resolve()
           container.clean()
         }
-      let _: PRProbe = container.resolve()
-      let _: PRProbe = container.resolve()
+      let _: LiveProbe = container.resolve()
+      let _: LiveProbe = container.resolve()
       container.clean()
       box.withLock { $0 = nil }
       return true
@@ -147,12 +120,12 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
     let done = await scWithin(10) { () -> Bool in
       let container = DIContainer()
       let box = SCLocked<DIContainer?>(container)
-      container.register { () -> PRProbe in
+      container.register { () -> LiveProbe in
         box.current?.clean()
-        return PRProbe()
+        return LiveProbe()
       }.lifetime(.perContainer(.single))
-      let first: PRProbe = container.resolve()
-      let second: PRProbe = container.resolve()
+      let first: LiveProbe = container.resolve()
+      let second: LiveProbe = container.resolve()
       box.withLock { $0 = nil }
       return first === second
     }
@@ -193,7 +166,7 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
   /// wait for readers ends, and no reader gets a freed object.
   @Test func threadsThatComeAndGoWhileCleaningNeitherHangNorReadAFreedObject() async {
     let container = DIContainer()
-    container.register { PRProbe() }.lifetime(.perContainer(.single))
+    container.register { LiveProbe() }.lifetime(.perContainer(.single))
     let dead = SCCounter()
     let stop = SCFlag()
     let cleans = SCCounter()
@@ -208,7 +181,7 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
     for _ in 0..<SCEnvironment.rounds(60, minimum: 8) {
       let finished = await scRunThreads(4, timeout: SCEnvironment.seconds(20)) { _ in
         for _ in 0..<50 {
-          let probe: PRProbe = container.resolve()
+          let probe: LiveProbe = container.resolve()
           if !probe.isAlive { dead.next() }
         }
       }
@@ -231,10 +204,10 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
   /// cleans it: same object as the parent's, never a freed one.
   @Test func aChildReadsTheParentsSingletonWhileTheParentCleans() async {
     let parent = DIContainer()
-    parent.register { PRProbe() }.lifetime(.perContainer(.single))
+    parent.register { LiveProbe() }.lifetime(.perContainer(.single))
     let child = DIContainer(parent: parent)
-    let fromParent: PRProbe = parent.resolve()
-    let fromChild: PRProbe = child.resolve()
+    let fromParent: LiveProbe = parent.resolve()
+    let fromChild: LiveProbe = child.resolve()
     #expect(fromParent === fromChild)
     let dead = SCCounter()
     let stop = SCFlag()
@@ -245,7 +218,7 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
         return
       }
       for _ in 0..<rounds {
-        let probe: PRProbe = child.resolve()
+        let probe: LiveProbe = child.resolve()
         if !probe.isAlive { dead.next() }
       }
       stop.raise()
@@ -266,7 +239,7 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
     let readers = Task.detached {
       await scRunThreads(2, timeout: SCEnvironment.seconds(30)) { _ in
         for _ in 0..<rounds {
-          let probe: PRProbe = reader.resolve()
+          let probe: LiveProbe = reader.resolve()
           if !probe.isAlive { dead.next() }
           if stop.isRaised { return }
         }
@@ -275,7 +248,7 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
     for _ in 0..<SCEnvironment.rounds(200, minimum: 20) {
       let other = DIContainer()
       prRegisterApplicationProbe(in: other)
-      let _: PRProbe = other.resolve()
+      let _: LiveProbe = other.resolve()
       await other.shutdown()
     }
     stop.raise()
@@ -290,10 +263,9 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
   @Test func shutdownRacingReadsNeverHandsOutAFreedObject() async {
     for _ in 0..<SCEnvironment.rounds(40, minimum: 5) {
       var container: DIContainer? = DIContainer()
-      container!.register { PRShutdownProbe() }.lifetime(.perContainer(.single))
+      let ledger = ProbeLedger()
+      container!.register { LiveProbe(ledger) }.lifetime(.perContainer(.single))
       let weakContainer = SCLocked<DIContainer?>(container)
-      let madeBefore = PRShutdownProbe.made.load(ordering: .relaxed)
-      let freedBefore = PRShutdownProbe.freed.load(ordering: .relaxed)
       let dead = SCCounter()
       let wrongErrors = SCCounter()
       let started = SCCounter()
@@ -303,7 +275,7 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
           guard let container = weakContainer.current else { return }
           while true {
             do throws(DIError) {
-              let probe: PRShutdownProbe = try container.tryResolve()
+              let probe: LiveProbe = try container.tryResolve()
               if !probe.isAlive { dead.next() }
             } catch {
               if error.code != .containerShutDown { wrongErrors.next() }
@@ -315,17 +287,14 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
       while started.value < 2 { await Task.yield() }
       await container!.shutdown()
       let finished = await readers.value
-      // An instance a request that began before the shutdown made after its clean is kept
-      // by the shut-down container (as before this change): counted once the container
-      // goes.
-      weakContainer.withLock { $0 = nil }
-      container = nil
       #expect(finished)
       #expect(dead.value == 0)
       #expect(wrongErrors.value == 0)
-      let made = PRShutdownProbe.made.load(ordering: .relaxed) - madeBefore
-      let freed = PRShutdownProbe.freed.load(ordering: .relaxed) - freedBefore
-      #expect(made == freed, "\(made - freed) objects outlived the shutdown and the readers")
+      // An instance that a request begun before the shutdown made after it is dropped at
+      // once: none outlives the readers, though the container is still here.
+      #expect(ledger.alive == 0, "\(ledger.alive) objects outlived the shutdown and the readers")
+      weakContainer.withLock { $0 = nil }
+      container = nil
       if !finished || dead.value != 0 { break }
     }
   }
@@ -348,7 +317,7 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
       if worker == 0 {
         var registered = 0
         while !stop.isRaised && registered < 1_500 {
-          container.register { PRUnrelated() }.as(PRUnrelated.self, tag: PRProbe.self)
+          container.register { PRUnrelated() }.as(PRUnrelated.self, tag: LiveProbe.self)
           registered += 1
           // Publishes the new snapshot now (and reclaims old ones).
           let _: PRSub = container.resolve()
@@ -481,16 +450,16 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
   /// candidates after one of them was read.
   @Test func everyEntryPointAnswersTheSameOnceTheObjectIsPublished() throws {
     let container = DIContainer()
-    container.register { PRProbe() }.lifetime(.perContainer(.single))
-    let first: PRProbe = container.resolve()
-    let second: PRProbe = container.resolve()
-    let third: PRProbe = try container.tryResolve(arguments: [])
-    let fourth: PRProbe = *container
-    let fifth = try container.resolve(PRProbe.self, from: nil, arguments: nil)
+    container.register { LiveProbe() }.lifetime(.perContainer(.single))
+    let first: LiveProbe = container.resolve()
+    let second: LiveProbe = container.resolve()
+    let third: LiveProbe = try container.tryResolve(arguments: [])
+    let fourth: LiveProbe = *container
+    let fifth = try container.resolve(LiveProbe.self, from: nil, arguments: nil)
     #expect(first === second && second === third && third === fourth && fourth === fifth)
-    container.register { PRProbe() }.lifetime(.perContainer(.single))
+    container.register { LiveProbe() }.lifetime(.perContainer(.single))
     let error = #expect(throws: DIError.self) {
-      let _: PRProbe = try container.tryResolve()
+      let _: LiveProbe = try container.tryResolve()
     }
     #expect(error?.code == .ambiguous)
   }
@@ -499,15 +468,15 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
   /// own, not the parent's published one (and the parent still reads its own).
   @Test func aChildsOwnRegistrationWinsOverThePublishedParentObject() throws {
     let parent = DIContainer()
-    parent.register { PRProbe() }.lifetime(.perContainer(.single))
-    let fromParent: PRProbe = parent.resolve()
+    parent.register { LiveProbe() }.lifetime(.perContainer(.single))
+    let fromParent: LiveProbe = parent.resolve()
     let child = DIContainer(parent: parent)
-    child.register { PRProbe() }.lifetime(.perContainer(.single))
-    let fromChild: PRProbe = child.resolve()
-    let again: PRProbe = child.resolve()
+    child.register { LiveProbe() }.lifetime(.perContainer(.single))
+    let fromChild: LiveProbe = child.resolve()
+    let again: LiveProbe = child.resolve()
     #expect(fromChild === again)
     #expect(fromChild !== fromParent)
-    let parentAgain: PRProbe = parent.resolve()
+    let parentAgain: LiveProbe = parent.resolve()
     #expect(parentAgain === fromParent)
   }
 
@@ -515,18 +484,18 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
   /// not resurrect it, and a reader holding it keeps getting the same one.
   @Test func aWeakSingletonIsReadUnderTheLockOnly() throws {
     let container = DIContainer()
-    container.register { PRProbe() }.lifetime(.perContainer(.weak))
-    weak var gone: PRProbe?
+    container.register { LiveProbe() }.lifetime(.perContainer(.weak))
+    weak var gone: LiveProbe?
     var firstID = 0
     do {
-      let probe: PRProbe = container.resolve()
-      let again: PRProbe = container.resolve()
+      let probe: LiveProbe = container.resolve()
+      let again: LiveProbe = container.resolve()
       #expect(probe === again)
       firstID = probe.id
       gone = probe
     }
     #expect(gone == nil)
-    let next: PRProbe = container.resolve()
+    let next: LiveProbe = container.resolve()
     #expect(next.id != firstID)
   }
 }

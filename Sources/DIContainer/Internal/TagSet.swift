@@ -62,6 +62,10 @@ enum TagSet {
   /// The keys under which a component with `services` is also found: each type it
   /// provides under two tags or more, under every combination of those tags.
   static func intersections(of services: ServiceList) -> [ServiceKey] {
+    // Most components have one tag at most: no combination to make.
+    var tagged = 0
+    for service in services where service.tag != nil { tagged += 1 }
+    guard tagged > 1 else { return [] }
     var tagsByType: [ObjectIdentifier: (type: Any.Type, tags: [Any.Type])] = [:]
     for service in services {
       guard let tag = service.tag else { continue }
