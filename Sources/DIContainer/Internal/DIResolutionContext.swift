@@ -188,7 +188,15 @@ package struct DIResolutionContext {
   /// Ends this request's use of its graph, however the request ended: a graph that a
   /// `Lazy` or `Provider` keeps may hold its objects weakly now; one nobody else holds
   /// just goes.
+  @inline(__always)
   private mutating func endGraph() {
+    // Most resolutions made no `.objectGraph` instance and no graph object.
+    guard inlineGraph != nil || graphReference != nil else { return }
+    endUsedGraph()
+  }
+
+  @inline(never)
+  private mutating func endUsedGraph() {
     if let inlineGraph {
       // Each instance is released after the access that removed it: a deinitializer that
       // resolves uses the request's inline graphs.
@@ -805,7 +813,15 @@ package struct DIResolutionContext {
   }
 
   /// Runs the postponed injections, including those their own resolutions postpone.
+  @inline(__always)
   mutating func finish() throws(DIError) {
+    // Only a graph object holds postponed injections: most resolutions have none.
+    guard graphReference != nil else { return }
+    try runPostponed()
+  }
+
+  @inline(never)
+  private mutating func runPostponed() throws(DIError) {
     guard let graph = graphReference?.takeUnretainedValue() else { return }
     let request = request
     let outerPostponedBy = request.postponedBy
