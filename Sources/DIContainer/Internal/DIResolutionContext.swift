@@ -412,14 +412,18 @@ package struct DIResolutionContext {
   private mutating func resolve<T>(
     _ modifier: any DIParameterModifier.Type, as type: T.Type, tag: Any.Type?
   ) throws(DIError) -> T {
-    // Only reached when `T` is the modifier type itself, so the cast holds.
-    try Self.open(modifier, in: &self, tag: tag) as! T
+    try Self.open(modifier, as: T.self, in: &self, tag: tag)
   }
 
-  private static func open<M: DIParameterModifier>(
-    _ modifier: M.Type, in context: inout DIResolutionContext, tag: Any.Type?
-  ) throws(DIError) -> Any {
-    try M.resolve(in: &context, tag: tag)
+  private static func open<M: DIParameterModifier, T>(
+    _ modifier: M.Type, as type: T.Type, in context: inout DIResolutionContext, tag: Any.Type?
+  ) throws(DIError) -> T {
+    let value = try M.resolve(in: &context, tag: tag)
+    // Only reached when `T` is the modifier type itself: the identity, with no dynamic
+    // cast (an `Optional` request would pay one at every resolve).
+    return try UnsafeExactCast.value(value, as: T.self) { () throws(DIError) -> T in
+      value as! T
+    }
   }
 
   static func name(of type: Any.Type, tag: Any.Type?) -> String {
