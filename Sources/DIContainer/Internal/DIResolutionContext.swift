@@ -255,9 +255,7 @@ package struct DIResolutionContext {
             cell._withUnsafeGuaranteedRef { $0.publishedObject(for: request) }
           }) {
             return try UnsafeExactCast.object(object, as: T.self) { (object) throws(DIError) in
-              try single.borrowing { (component) throws(DIError) in
-                try Self.service(object, as: T.self, in: cell, of: component)
-              }
+              try Self.cast(object, to: T.self, component: single.takeUnretainedValue())
             }
           }
           if let ready = cell._withUnsafeGuaranteedRef({ $0.current }) {
@@ -505,7 +503,7 @@ package struct DIResolutionContext {
         cell._withUnsafeGuaranteedRef { $0.publishedObject(for: request) }
       }) {
         return try UnsafeExactCast.object(object, as: T.self) { (object) throws(DIError) in
-          try Self.service(object, as: T.self, in: cell, of: component)
+          try Self.cast(object, to: T.self, component: component)
         }
       }
     }
@@ -542,20 +540,6 @@ package struct DIResolutionContext {
       var error = error
       error.enter(String(describing: requested), component: component.summary)
       throw error
-    }
-  }
-
-  /// `object`, the instance `cell` keeps for `component`, as its service `T` (a protocol
-  /// or a superclass of its class), cast once and then copied from the cell.
-  @inline(never)
-  private static func service<T>(
-    _ object: AnyObject, as type: T.Type, in cell: Unmanaged<InstanceCell>,
-    of component: Component
-  ) throws(DIError) -> T {
-    try cell.borrowing { (cell) throws(DIError) in
-      try cell.service(object, as: T.self) { (object) throws(DIError) in
-        try cast(object, to: T.self, component: component)
-      }
     }
   }
 

@@ -25,9 +25,6 @@ final class InstanceCell: Sendable {
     fileprivate var isRetired = false
     /// The makings of an async component's instance, one at a time (``asyncOnce``).
     fileprivate var asyncOnce: AsyncOnce?
-    /// The kept object as the services it was asked for that are not its class
-    /// (``service(_:as:cast:)``); dropped with it.
-    fileprivate var views: [UnsafeServiceView] = []
 
     /// Keeps `instance` (weakly for a `.weak` lifetime when it is an object), unless the
     /// cell is retired: then it comes back with its stamp, for its hook to run.
@@ -76,32 +73,6 @@ final class InstanceCell: Sendable {
   @inline(__always)
   func publishedObject(for request: ResolutionRequest) -> AnyObject? {
     published.read(for: request)
-  }
-
-  /// `object`, an instance this cell keeps or kept, as its service `Service` (a protocol
-  /// or a superclass of its class): what `cast` made of it the first time, kept while the
-  /// cell keeps the object, so that later requests copy it instead of casting again.
-  func service<Service>(
-    _ object: AnyObject, as service: Service.Type,
-    cast: (AnyObject) throws(DIError) -> Service
-  ) throws(DIError) -> Service {
-    let identity = ObjectIdentifier(object)
-    let known = state.withLock { state in
-      state.views.first { $0.object == identity && $0.holds(Service.self) }
-    }
-    if let known { return known.value(as: Service.self) }
-    let value = try cast(object)
-    let view = UnsafeServiceView(value, of: identity)
-    state.withLock { state in
-      // Kept only for the object the cell still holds (a clean may have dropped it), and
-      // for a service it has no view of yet (another request may have made one).
-      guard case .strong(let kept) = state.slot,
-        UnsafeExactCast.object(of: kept.value).map(ObjectIdentifier.init) == identity,
-        !state.views.contains(where: { $0.holds(Service.self) })
-      else { return }
-      state.views.append(view)
-    }
-    return value
   }
 
   /// The cached instance, or the one `make` creates for `request`.
@@ -169,16 +140,13 @@ final class InstanceCell: Sendable {
   }
 
   private func drop(retiring: Bool) -> (instance: Instance, sequence: UInt64)? {
-    let (dropped, withdrawn, views) = state.withLock { state in
+    let (dropped, withdrawn) = state.withLock { state in
       if retiring { state.isRetired = true }
       let dropped = state.readyValue
       state.slot = .empty
-      let views = state.views
-      state.views = []
-      return (dropped.map { ($0, state.sequence) }, published.withdraw(), views)
+      return (dropped.map { ($0, state.sequence) }, published.withdraw())
     }
-    // Released after the lock; `dropped` holds the object until the caller is done with it.
-    _ = views
+    // `dropped` holds the object until the caller is done with it.
     withdrawn.awaitReaders()
     return dropped
   }
