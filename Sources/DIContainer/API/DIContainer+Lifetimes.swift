@@ -103,10 +103,11 @@ extension DIContainer {
   /// Drops the cached instances of `components` that `matching` selects and returns their
   /// teardowns, for the caller to run after the cells' locks.
   ///
-  /// - Parameter retiring: The container shuts down: its own cells keep nothing from now
-  ///   on, so an instance that a request still under way makes is dropped, its hook run,
-  ///   instead of being kept where nothing would ever clean it. Process-wide cells
-  ///   (`.single`, `.perApplication`) serve other containers too: they are cleared only.
+  /// - Parameter retiring: The container shuts down: its own cells (a `.multiton`'s too)
+  ///   keep nothing from now on, so an instance that a request still under way makes is
+  ///   dropped, its hook run, instead of being kept where nothing would ever clean it.
+  ///   Process-wide cells (`.single`, `.perApplication`) serve other containers too: they
+  ///   are cleared only.
   func drop(
     _ components: [Component], retiring: Bool = false, where matching: (Component) -> Bool
   ) -> [Teardown] {
@@ -118,7 +119,7 @@ extension DIContainer {
       case .cell(let cell):
         let retires = retiring && !component.lifetime.isProcessWide
         if let kept = retires ? cell.retire() : cell.clear() { dropped.append(kept) }
-      case .multiton(let cells): dropped.append(contentsOf: cells.clear())
+      case .multiton(let cells): dropped.append(contentsOf: cells.clear(retiring: retiring))
       default: break
       }
       guard let hook = component.onClean else { continue }

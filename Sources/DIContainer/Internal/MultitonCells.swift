@@ -29,16 +29,27 @@ final class MultitonCells: Sendable {
     }
   }
 
-  private let cells = Locked<[Key: InstanceCell]>([:])
+  private struct State {
+    var cells: [Key: InstanceCell] = [:]
+    /// Set when the container shuts down: it keeps nothing more.
+    var isRetired = false
+  }
 
-  /// The cell of `key`, made on first need.
+  private let state = Locked(State())
+
+  /// The cell of `key`, made on first need; once the cells are retired (the container shut
+  /// down), a retired cell of its own, which keeps nothing: an instance a request still
+  /// under way makes in it is dropped at once, its hook run.
   func cell(for key: Key) -> InstanceCell {
-    cells.withLock { cells in
-      if let cell = cells[key] { return cell }
+    let (cell, isRetired) = state.withLock { state -> (InstanceCell, Bool) in
+      if let cell = state.cells[key] { return (cell, false) }
       let cell = InstanceCell(weak: false)
-      cells[key] = cell
-      return cell
+      guard !state.isRetired else { return (cell, true) }
+      state.cells[key] = cell
+      return (cell, false)
     }
+    if isRetired { _ = cell.retire() }
+    return cell
   }
 
   /// Drops every instance and returns them with their creation stamps, so the caller runs
@@ -47,10 +58,14 @@ final class MultitonCells: Sendable {
   /// The cells are retired, not just emptied: a request that found a cell before this
   /// call and is still making its instance gets the instance, and its hook runs at once,
   /// so no instance is left that nothing holds and no hook ever runs for.
-  func clear() -> [(instance: Instance, sequence: UInt64)] {
-    let dropped = cells.withLock { cells in
-      defer { cells = [:] }
-      return Array(cells.values)
+  ///
+  /// - Parameter retiring: The container shuts down: cells made from now on keep nothing
+  ///   either.
+  func clear(retiring: Bool = false) -> [(instance: Instance, sequence: UInt64)] {
+    let dropped = state.withLock { state in
+      if retiring { state.isRetired = true }
+      defer { state.cells = [:] }
+      return Array(state.cells.values)
     }
     return dropped.compactMap { $0.retire() }
   }
