@@ -255,7 +255,9 @@ package struct DIResolutionContext {
             cell._withUnsafeGuaranteedRef { $0.publishedObject(for: request) }
           }) {
             return try UnsafeExactCast.object(object, as: T.self) { (object) throws(DIError) in
-              try Self.cast(object, to: T.self, component: single.takeUnretainedValue())
+              try single.borrowing { (component) throws(DIError) in
+                try Self.cast(object, to: T.self, component: component)
+              }
             }
           }
           if let ready = cell._withUnsafeGuaranteedRef({ $0.current }) {
