@@ -22,9 +22,9 @@ func example_DIContainer_Lifetimes_swift_L44() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Lifetimes.swift:140
-func example_DIContainer_Lifetimes_swift_L140() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Lifetimes.swift", line: 141)
+// From Sources/DIContainer/API/DIContainer+Lifetimes.swift:141
+func example_DIContainer_Lifetimes_swift_L141() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Lifetimes.swift", line: 142)
   try await container.initializeSingletonObjectsAsync()
 #sourceLocation()
 }

@@ -62,7 +62,7 @@ let generatedDocExamples: [DocExample] = [
   DocExample("Sources/DIContainer/API/DIContainer+Graph.swift", line: 7, ownsContainer: false) { try example_DIContainer_Graph_swift_L7() },
   DocExample("Sources/DIContainer/API/DIContainer+Lifetimes.swift", line: 8, ownsContainer: false) { try example_DIContainer_Lifetimes_swift_L8() },
   DocExample("Sources/DIContainer/API/DIContainer+Lifetimes.swift", line: 44, ownsContainer: false) { try example_DIContainer_Lifetimes_swift_L44() },
-  DocExample("Sources/DIContainer/API/DIContainer+Lifetimes.swift", line: 140, ownsContainer: false) { try await example_DIContainer_Lifetimes_swift_L140() },
+  DocExample("Sources/DIContainer/API/DIContainer+Lifetimes.swift", line: 141, ownsContainer: false) { try await example_DIContainer_Lifetimes_swift_L141() },
   DocExample("Sources/DIContainer/API/DIContainer+Register.swift", line: 24, ownsContainer: false) { try example_DIContainer_Register_swift_L24() },
   DocExample("Sources/DIContainer/API/DIContainer+Register.swift", line: 67, ownsContainer: false) { try example_DIContainer_Register_swift_L67() },
   DocExample("Sources/DIContainer/API/DIContainer+Register.swift", line: 93, ownsContainer: false) { try example_DIContainer_Register_swift_L93() },
