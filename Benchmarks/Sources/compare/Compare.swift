@@ -101,7 +101,8 @@ enum Compare {
     print("")
     let report = Report(scenarios: scenarios, timings: timings, allocations: allocations)
     print(report.markdown())
-    if let figures = Memory.measure() {
+    // A quick run checks the scenarios only (CI reports the heap with `--memory`).
+    if !quick, let figures = Memory.measure() {
       print("")
       print(Memory.markdown(figures))
     }
