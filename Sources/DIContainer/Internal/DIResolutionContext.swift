@@ -247,25 +247,8 @@ package struct DIResolutionContext {
     let key = ServiceKey(T.self, tag: tag)
     if let index = table._withUnsafeGuaranteedRef({ $0.index(of: key) }) {
       if let single = table._withUnsafeGuaranteedRef({ $0.single(at: index) }) {
-        // A cached instance is read with no reference counting: the snapshot keeps the
-        // component alive, the component its cell.
-        if let cell = single._withUnsafeGuaranteedRef({ $0.cell }) {
-          let request = requestReference
-          if let object = request._withUnsafeGuaranteedRef({ request in
-            cell._withUnsafeGuaranteedRef { $0.publishedObject(for: request) }
-          }) {
-            return try UnsafeExactCast.object(object, as: T.self) { (object) throws(DIError) in
-              try single.borrowing { (component) throws(DIError) in
-                try Self.cast(object, to: T.self, component: component)
-              }
-            }
-          }
-          if let ready = cell._withUnsafeGuaranteedRef({ $0.current }) {
-            return try cast(ready.value, to: T.self, component: single)
-          }
-        }
         // Borrowed, not retained: the snapshot keeps it, and every thread building it would
-        // count references on the same object.
+        // count references on the same object. `instance(_:of:)` reads a cached instance.
         return try single.borrowing { (component) throws(DIError) in
           try instance(T.self, of: component)
         }
@@ -512,16 +495,6 @@ package struct DIResolutionContext {
     let value = try instance(of: component, requested: T.self)
     return try UnsafeExactCast.value(value, as: T.self) { () throws(DIError) -> T in
       try Self.cast(value, to: T.self, component: component)
-    }
-  }
-
-  /// `value`, made by `component`, as a `T`.
-  @inline(__always)
-  private func cast<T>(
-    _ value: Any, to type: T.Type, component: Unmanaged<Component>
-  ) throws(DIError) -> T {
-    try UnsafeExactCast.value(value, as: T.self) { () throws(DIError) -> T in
-      try Self.cast(value, to: T.self, component: component.takeUnretainedValue())
     }
   }
 

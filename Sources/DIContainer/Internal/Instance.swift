@@ -19,6 +19,9 @@ final class WeakReference: @unchecked Sendable {
 
 /// Whether a value is a class instance, so a `.weak` lifetime can hold it weakly.
 func classInstance(_ value: Any) -> AnyObject? {
+  // A class's value is recognized from its metadata, with no dynamic cast (which looks
+  // conformances up for each new type); the cast is left for what that cannot tell.
+  if let object = UnsafeExactCast.object(of: value) { return object }
   guard type(of: value) is AnyClass else { return nil }
   return value as AnyObject
 }

@@ -33,13 +33,23 @@ struct UnsafeSnapshotAccess {
         reference: .passRetained(container.snapshot), isRetained: true,
         continuesAnnouncement: false)
     }
-    if let published = container.currentlyPublished,
-      request.hazard.load(ordering: .relaxed) == UInt(bitPattern: published.toOpaque())
-    {
-      // Announced by an earlier request of this thread, and never withdrawn since.
-      return Self(reference: published, isRetained: false, continuesAnnouncement: true)
+    if let announced = announcedSnapshot(of: container, for: request) {
+      return Self(reference: announced, isRetained: false, continuesAnnouncement: true)
     }
     return announce(container, for: request)
+  }
+
+  /// The published snapshot of `container` when `request` announced it in an earlier
+  /// request of its thread and never withdrew it since: alive until the thread announces
+  /// another.
+  @inline(__always)
+  private static func announcedSnapshot(
+    of container: DIContainer, for request: ResolutionRequest
+  ) -> Unmanaged<Snapshot>? {
+    guard let published = container.currentlyPublished,
+      request.hazard.load(ordering: .relaxed) == UInt(bitPattern: published.toOpaque())
+    else { return nil }
+    return published
   }
 
   @inline(never)
@@ -56,23 +66,20 @@ struct UnsafeSnapshotAccess {
     }
   }
 
-  /// The only candidate for `key` in `container`, and the table it was found in, looked
-  /// up without reference counting and without a lock: when `request` (the calling
-  /// thread's) runs no resolution and the snapshot it announced is still the published
-  /// one. The candidate is alive until the thread announces another snapshot; a
-  /// resolution begun next may use it only if its access ``continuesAnnouncement`` (a
-  /// comparison of addresses would not do: once the thread announces another snapshot,
-  /// this one may be freed and a later one made at its address).
+  /// The only candidate for `key` in `container`, looked up without reference counting
+  /// and without a lock: when `request` (the calling thread's) runs no resolution and the
+  /// snapshot it announced is still the published one. The candidate is alive until the
+  /// thread announces another snapshot; a resolution begun next may use it only if its
+  /// access ``continuesAnnouncement`` (a comparison of addresses would not do: once the
+  /// thread announces another snapshot, this one may be freed and a later one made at its
+  /// address).
   @inline(__always)
   static func lookUpWithoutContext(
     _ key: ServiceKey, in container: DIContainer, for request: ResolutionRequest
   ) -> Unmanaged<Component>? {
-    guard request.contexts == 0, let published = container.currentlyPublished,
-      request.hazard.load(ordering: .relaxed) == UInt(bitPattern: published.toOpaque())
+    guard request.contexts == 0, let announced = announcedSnapshot(of: container, for: request)
     else { return nil }
-    // Announced by an earlier request of this thread, and never withdrawn since: alive
-    // until this thread announces another.
-    return published._withUnsafeGuaranteedRef { snapshot in
+    return announced._withUnsafeGuaranteedRef { snapshot in
       let table = snapshot.table
       guard let index = table.index(of: key) else { return nil }
       return table.single(at: index)
