@@ -15,6 +15,17 @@ private final class SVHandler {
 private protocol SVValueService { var id: Int { get } }
 private struct SVValue: SVValueService { let id: Int }
 
+/// A container with an `SVImplementation` singleton registered as `SVService`, and as
+/// `SVBase` too when `services` says so.
+private func svSingletonContainer(_ ledger: ProbeLedger, services: Bool) -> DIContainer {
+  let container = DIContainer()
+  let builder = container.register { SVImplementation(probe: LiveProbe(ledger)) }
+    .as(SVService.self)
+    .lifetime(.perContainer(.single))
+  if services { builder.as(SVBase.self) }
+  return container
+}
+
 /// A cached object asked for as a protocol or a superclass, from the lock-free read of its
 /// cell: the cast gives the one object, a clean drops it, and nothing keeps it after.
 @Suite struct ProtocolServiceTests {
@@ -23,10 +34,7 @@ private struct SVValue: SVValueService { let id: Int }
   /// request gets the new instance.
   @Test func aServiceIsTheSingletonAndGoesWithIt() throws {
     let ledger = ProbeLedger()
-    let container = DIContainer()
-    container.register { SVImplementation(probe: LiveProbe(ledger)) }
-      .as(SVService.self).as(SVBase.self)
-      .lifetime(.perContainer(.single))
+    let container = svSingletonContainer(ledger, services: true)
     container.register(SVHandler.init)
     let first: SVImplementation = try container.tryResolve()
     for _ in 0..<3 {
@@ -48,10 +56,7 @@ private struct SVValue: SVValueService { let id: Int }
   /// dropped it and the callers let go, it is freed.
   @Test func aCleanFreesAnObjectAskedForAsItsServices() throws {
     let ledger = ProbeLedger()
-    let container = DIContainer()
-    container.register { SVImplementation(probe: LiveProbe(ledger)) }
-      .as(SVService.self).as(SVBase.self)
-      .lifetime(.perContainer(.single))
+    let container = svSingletonContainer(ledger, services: true)
     do {
       let service: any SVService = try container.tryResolve()
       let again: any SVService = try container.tryResolve()
@@ -80,10 +85,7 @@ private struct SVValue: SVValueService { let id: Int }
   /// is a live object, and once all let go every object made is freed.
   @Test func cleaningWhileThreadsReadAServiceFreesEveryObject() async {
     let ledger = ProbeLedger()
-    let container = DIContainer()
-    container.register { SVImplementation(probe: LiveProbe(ledger)) }
-      .as(SVService.self)
-      .lifetime(.perContainer(.single))
+    let container = svSingletonContainer(ledger, services: false)
     let rounds = SCEnvironment.rounds(20_000)
     let readersDone = SCCounter()
     let stop = SCFlag()

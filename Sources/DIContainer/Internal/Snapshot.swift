@@ -109,8 +109,8 @@ final class Snapshot: Sendable {
       }
     }
     // Registration order, whatever order the tagged ones were added in.
-    for untagged in taggedCollections.keys {
-      taggedCollections[untagged]?.sortByOrder()
+    for index in taggedCollections.indices {
+      taggedCollections.values[index].sortByOrder()
     }
     self.taggedCollections = taggedCollections
   }
