@@ -14,10 +14,7 @@ public struct DIComponentBuilder<Impl>: Sendable {
 
   /// Applies `change` to the draft of this component.
   func edit(_ change: (inout ComponentDraft) -> Void) -> Self {
-    container.edit { registry in
-      change(&registry.drafts[index])
-      registry.drafts[index].compiled = nil
-    }
+    container.edit { registry in registry.edit(at: index, change) }
     return self
   }
 
@@ -83,8 +80,9 @@ public struct DIComponentBuilder<Impl>: Sendable {
   public func lifetime(_ lifetime: DILifetime) -> Self {
     let (warning, type, file, line, set) = container.edit { registry in
       let warning = registry.setLifetime(lifetime, at: index)
-      let draft = registry.drafts[index]
-      return (warning, draft.implementation, draft.file, draft.line, draft.lifetime)
+      return registry.withDraft(at: index) { draft in
+        (warning, draft.implementation, draft.file, draft.line, draft.lifetime)
+      }
     }
     // The registration's line named the default lifetime; this one names the lifetime set.
     DISetting.Log.log(.verbose, "lifetime of \(type) at \(file):\(line): \(set)")

@@ -17,7 +17,7 @@ extension DIContainer {
     let start = edit { registry -> Int? in
       guard registry.loaded.insert(module).inserted else { return nil }
       registry.loading.append((module, thread))
-      return registry.drafts.count
+      return registry.count
     }
     guard let start else {
       DISetting.Log.log(.verbose, "\(module) is already loaded")
@@ -29,9 +29,14 @@ extension DIContainer {
         registry.loading.remove(at: index)
       }
       guard !ModuleCatalog.knows(module) else { return nil }
-      return Set(
-        registry.drafts[start...].lazy.filter { $0.framework == module || $0.part == module }
-          .flatMap(\.services))
+      var services = Set<ServiceKey>()
+      for index in start..<registry.count {
+        registry.withDraft(at: index) { draft in
+          guard draft.framework == module || draft.part == module else { return }
+          services.formUnion(draft.services)
+        }
+      }
+      return services
     }
     if let registered { ModuleCatalog.record(module, registers: registered) }
     DISetting.Log.log(.info, "loaded \(module)")

@@ -108,14 +108,13 @@ extension DIContainer {
   ) -> DIComponentBuilder<Impl> {
     let thread = ThreadIdentity.current
     let index = edit { registry in
-      registry.drafts.append(
+      registry.append(
         ComponentDraft(
           implementation: Impl.self, file: file, line: line,
           framework: registry.innermost(.framework, on: thread),
-          part: registry.innermost(.part, on: thread), order: registry.drafts.count,
+          part: registry.innermost(.part, on: thread), order: registry.count,
           factory: factory, parameters: parameters,
           services: ServiceList(implementation: Impl.self)))
-      return registry.drafts.count - 1
     }
     // The lifetime is `.prototype` until `lifetime(_:)` changes it, which logs it again.
     DISetting.Log.log(

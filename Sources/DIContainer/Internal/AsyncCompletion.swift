@@ -2,19 +2,24 @@
 /// its injections in order (the cycle-breaking ones last), then its `postInit` steps,
 /// awaiting the async ones. Such a component is made whole by an asynchronous request,
 /// like one with an async factory.
-struct AsyncCompletion: Sendable {
+final class AsyncCompletion: Sendable {
   let implementation: Any.Type
   let injections: [Injection]
   let postInit: [InstanceStep]
 
-  /// The completion of `draft`, if one of its injections or `postInit` steps is `async`.
-  init?(_ draft: borrowing ComponentDraft) {
-    guard draft.injections.contains(where: \.isAsync) || draft.postInit.contains(where: \.isAsync)
-    else { return nil }
+  private init(_ draft: borrowing ComponentDraft) {
     implementation = draft.implementation
     injections =
       draft.injections.filter { !$0.isCycleBreak } + draft.injections.filter(\.isCycleBreak)
     postInit = draft.postInit
+  }
+
+  /// The completion of `draft`, if one of its injections or `postInit` steps is `async`
+  /// (checked before an object is allocated: most components have none).
+  static func of(_ draft: borrowing ComponentDraft) -> AsyncCompletion? {
+    guard draft.injections.contains(where: \.isAsync) || draft.postInit.contains(where: \.isAsync)
+    else { return nil }
+    return AsyncCompletion(draft)
   }
 
   /// Runs the injections and `postInit` steps on `instance`.
@@ -38,7 +43,7 @@ struct AsyncCompletion: Sendable {
   func factory(making make: @escaping AsyncFactory) -> AsyncFactory {
     { (parameters) async throws(DIError) -> Any in
       let instance = try await make(parameters)
-      try await run(on: instance, parameters)
+      try await self.run(on: instance, parameters)
       return instance
     }
   }

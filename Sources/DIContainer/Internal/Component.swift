@@ -22,31 +22,16 @@ enum InstanceStorage: Sendable {
 
 /// A registration as resolution sees it: immutable, shared by every thread.
 ///
-/// Built from a ``ComponentDraft`` when the registry publishes a new snapshot; the cell
-/// that holds cached instances belongs to the draft, so it survives recompilation.
+/// Compiled from a ``ComponentDraft`` when the registry publishes a new snapshot, and the
+/// only keeper of that draft from then on (the registry keeps no copy): an edit after that
+/// starts from ``draft`` again. The draft's cells are the component's storage, so they
+/// survive recompilation.
 final class Component: Sendable {
-  let implementation: Any.Type
-  let file: StaticString
-  let line: UInt
-  let framework: DIModuleID?
-  let part: DIModuleID?
-  let lifetime: DILifetime
+  /// The registration it was compiled from.
+  let draft: ComponentDraft
   let factory: Factory?
   /// The factory of an async component (`register { … async … }`); `factory` is nil then.
   let asyncFactory: AsyncFactory?
-  /// Whether it is an async component whose lifetime keeps its instance: one making at a
-  /// time across tasks, through the ``AsyncOnce`` of the place that keeps it
-  /// (``AsyncNeed/once``).
-  let isAsyncCached: Bool
-  let parameters: [DIRequest]
-  let services: ServiceList
-  let injections: [Injection]
-  let hasCycleBreaks: Bool
-  /// Whether the initializer or an injection takes a runtime argument (`arg`).
-  let takesArguments: Bool
-  /// Whether a new instance has anything to run after its initializer: injections or
-  /// `postInit`.
-  let needsInjection: Bool
   /// The `postInit` steps, all synchronous, as one closure (nil: none, or `completion`
   /// runs them).
   let postInit: (@Sendable (Any) throws(DIError) -> Void)?
@@ -55,39 +40,28 @@ final class Component: Sendable {
   let completion: AsyncCompletion?
   /// The `onClean` hook, if any, made once with the component.
   let onClean: CleanHook?
-  let isDefault: Bool
-  let isTest: Bool
-  let isRoot: Bool
   let storage: InstanceStorage
   /// The cell of `storage`, unretained (`storage` keeps it), for the hot path.
   let cell: Unmanaged<InstanceCell>?
-  /// The identity of a `.scoped` component's key in every request scope (`storage` keeps
-  /// the key), for the hot path: reading it copies no reference.
-  let requestScopedID: ObjectIdentifier?
-  /// Registration order within the container.
-  let order: Int
+  /// The key of a `.scoped` component in every request scope, unretained (`storage`
+  /// keeps it), for the hot path: reading its identity copies no reference.
+  private let requestScopedKey: Unmanaged<RequestScopedKey>?
   /// The container that registered it: the one that makes its cached instances, also
   /// when a child container asks (see ``DIContainer/init(parent:)``).
   let owner: ObjectIdentifier
-  /// The types of its `arg` parameters, in the order they take runtime arguments: the
-  /// initializer's, then the injections'.
-  let argumentTypes: [ObjectIdentifier]
-  /// The same types, to match runtime arguments against (``takes(_:)``).
-  private let argumentParameters: [Any.Type]
-  /// How many of them are the initializer's (the rest are its injections').
-  let initializerArgumentCount: Int
-  /// Whether it has an `arg` parameter that is not optional: one that cannot do without a
-  /// runtime argument.
-  let requiresArguments: Bool
+  /// Its `arg` parameters, when it has any.
+  private let arguments: ComponentArguments?
+  /// Whether it is an async component whose lifetime keeps its instance: one making at a
+  /// time across tasks, through the ``AsyncOnce`` of the place that keeps it
+  /// (``AsyncNeed/once``).
+  let isAsyncCached: Bool
+  let hasCycleBreaks: Bool
+  /// Whether a new instance has anything to run after its initializer: injections or
+  /// `postInit`.
+  let needsInjection: Bool
 
-  init(draft: borrowing ComponentDraft, storage: InstanceStorage, owner: ObjectIdentifier) {
-    implementation = draft.implementation
-    file = draft.file
-    line = draft.line
-    framework = draft.framework
-    part = draft.part
-    lifetime = draft.lifetime
-    let completion = AsyncCompletion(draft)
+  init(draft: consuming ComponentDraft, storage: InstanceStorage, owner: ObjectIdentifier) {
+    let completion = AsyncCompletion.of(draft)
     self.completion = completion
     if let completion {
       factory = nil
@@ -101,32 +75,19 @@ final class Component: Sendable {
     case .none, .objectGraph: isAsyncCached = false
     default: isAsyncCached = asyncFactory != nil
     }
-    parameters = draft.parameters
-    services = draft.services
-    injections = draft.injections
     hasCycleBreaks = draft.injections.contains { $0.isCycleBreak }
-    let arguments = (draft.parameters + draft.injections.flatMap(\.dependencies))
-      .filter(\.isArgument)
-    argumentTypes = arguments.map { ObjectIdentifier($0.type) }
-    argumentParameters = arguments.map(\.type)
-    initializerArgumentCount = draft.parameters.count(where: \.isArgument)
-    takesArguments = !argumentTypes.isEmpty
-    requiresArguments = arguments.contains { !($0.type is any NilArgument.Type) }
+    arguments = ComponentArguments.of(draft)
     self.owner = owner
     needsInjection = completion == nil && (!draft.injections.isEmpty || !draft.postInit.isEmpty)
     postInit =
       completion == nil ? Self.synchronousPostInit(draft.postInit, draft.implementation) : nil
-    isDefault = draft.isDefault
-    isTest = draft.isTest
-    isRoot = draft.isRoot
     self.storage = storage
     if case .cell(let cell) = storage { self.cell = .passUnretained(cell) } else { cell = nil }
     if case .requestScoped(let key) = storage {
-      requestScopedID = ObjectIdentifier(key)
+      requestScopedKey = .passUnretained(key)
     } else {
-      requestScopedID = nil
+      requestScopedKey = nil
     }
-    order = draft.order
     // Named once, and only for a component with a hook.
     onClean =
       draft.onClean.isEmpty
@@ -137,7 +98,40 @@ final class Component: Sendable {
           implementation: draft.implementation, file: draft.file, line: draft.line,
           framework: draft.framework, part: draft.part
         ).description)
+    self.draft = draft
   }
+
+  var implementation: Any.Type { draft.implementation }
+  var file: StaticString { draft.file }
+  var line: UInt { draft.line }
+  var framework: DIModuleID? { draft.framework }
+  var part: DIModuleID? { draft.part }
+  var lifetime: DILifetime { draft.lifetime }
+  var parameters: [DIRequest] { draft.parameters }
+  var services: ServiceList { draft.services }
+  var injections: [Injection] { draft.injections }
+  var isDefault: Bool { draft.isDefault }
+  var isTest: Bool { draft.isTest }
+  var isRoot: Bool { draft.isRoot }
+  /// Registration order within the container.
+  var order: Int { draft.order }
+
+  /// The identity of a `.scoped` component's key in every request scope.
+  var requestScopedID: ObjectIdentifier? {
+    requestScopedKey.map { ObjectIdentifier($0.takeUnretainedValue()) }
+  }
+
+  /// The types of its `arg` parameters, in the order they take runtime arguments: the
+  /// initializer's, then the injections'.
+  var argumentTypes: [ObjectIdentifier] { arguments?.types ?? [] }
+  /// Whether the initializer or an injection takes a runtime argument (`arg`).
+  var takesArguments: Bool { arguments != nil }
+  /// How many of its `arg` parameters are the initializer's (the rest are its
+  /// injections').
+  var initializerArgumentCount: Int { arguments?.initializerCount ?? 0 }
+  /// Whether it has an `arg` parameter that is not optional: one that cannot do without a
+  /// runtime argument.
+  var requiresArguments: Bool { arguments?.required ?? false }
 
   /// Whether its `arg` parameters take `arguments`: as many, and each a value its
   /// parameter accepts (as `arg` casts it: an `Int` goes to an `Int?` parameter, a
@@ -146,8 +140,9 @@ final class Component: Sendable {
     switch arguments {
     case .types(let types): return types == argumentTypes
     case .values(let values):
-      guard values.count == argumentParameters.count else { return false }
-      return zip(values, argumentParameters).allSatisfy { value, type in
+      let parameters = self.arguments?.parameters ?? []
+      guard values.count == parameters.count else { return false }
+      return zip(values, parameters).allSatisfy { value, type in
         func accepts<Parameter>(_: Parameter.Type) -> Bool { value is Parameter }
         return accepts(type)
       }

@@ -1,5 +1,6 @@
-/// A registration as the builder edits it, under the registry's lock.
-struct ComponentDraft {
+/// A registration as the builder edits it, under the registry's lock; a compiled
+/// ``Component`` keeps it until the next edit.
+struct ComponentDraft: Sendable {
   let implementation: Any.Type
   let file: StaticString
   let line: UInt
@@ -21,8 +22,6 @@ struct ComponentDraft {
   var isDefault = false
   var isTest = false
   var isRoot = false
-  /// The compiled form, until the next edit.
-  var compiled: Component?
   /// The cell that keeps this registration's instances, made on first need.
   var cell: InstanceCell?
   /// The instances of a `.multiton` lifetime, made on first need.

@@ -22,25 +22,23 @@ extension Registry {
         lifetime = .custom(named)
       }
     }
-    drafts[index].lifetime = lifetime
-    drafts[index].compiled = nil
+    edit(at: index) { $0.lifetime = lifetime }
     return warning
   }
 
   /// The storage of a `.multiton` or `.custom` draft; nil for other lifetimes.
-  mutating func scopedStorage(for index: Int) -> InstanceStorage? {
-    let draft = drafts[index]
+  static func scopedStorage(for draft: inout ComponentDraft) -> InstanceStorage? {
     switch draft.lifetime {
     case .multiton:
       let cells = draft.multiton ?? MultitonCells()
-      drafts[index].multiton = cells
+      draft.multiton = cells
       return .multiton(cells)
     case .custom(let scope):
       let cell =
         draft.scopedCell
         ?? ScopedCell(
           key: DIStorageKey(name: "\(draft.implementation) (\(draft.file):\(draft.line))"))
-      drafts[index].scopedCell = cell
+      draft.scopedCell = cell
       return .scoped(scope, cell)
     default:
       return nil

@@ -1,6 +1,11 @@
 /// A container's registrations and module bookkeeping, edited under the container's lock.
 struct Registry {
-  var drafts: [ComponentDraft] = []
+  /// Every registration, in registration order.
+  private var registrations: [Registration] = []
+  /// The drafts of the registrations made or edited since the last snapshot: once
+  /// compiled, a registration's draft is kept by its component only (compiling takes it
+  /// out, leaving nil).
+  private var pending: [ComponentDraft?] = []
   /// The snapshot requests read now (published unless a registration changed since).
   var current: Snapshot?
   /// Replaced snapshots that a request may still read (see ``UnsafeSnapshotAccess``).
@@ -31,33 +36,83 @@ struct Registry {
     return nil
   }
 
+  /// Where a registration's draft is.
+  private enum Registration {
+    /// Made or edited since the last snapshot: `pending[index]`.
+    case pending(index: Int)
+    case compiled(Component)
+  }
+
+  /// How many registrations there are.
+  var count: Int { registrations.count }
+
+  /// What `body` reads of the draft of registration `index`.
+  func withDraft<Result>(
+    at index: Int, _ body: (borrowing ComponentDraft) -> Result
+  ) -> Result {
+    switch registrations[index] {
+    case .pending(let pendingIndex): body(pending[pendingIndex]!)
+    case .compiled(let component): body(component.draft)
+    }
+  }
+
+  /// Adds a registration.
+  ///
+  /// - Returns: Its index.
+  mutating func append(_ draft: consuming ComponentDraft) -> Int {
+    registrations.append(.pending(index: pending.count))
+    pending.append(consume draft)
+    return registrations.count - 1
+  }
+
+  /// Applies `change` to the draft of registration `index`, which the next snapshot
+  /// compiles again.
+  mutating func edit<Result>(
+    at index: Int, _ change: (inout ComponentDraft) -> Result
+  ) -> Result {
+    let pendingIndex: Int
+    switch registrations[index] {
+    case .pending(let index):
+      pendingIndex = index
+    case .compiled(let component):
+      pendingIndex = pending.count
+      pending.append(component.draft)
+      registrations[index] = .pending(index: pendingIndex)
+    }
+    return change(&pending[pendingIndex]!)
+  }
+
   /// Compiles every draft that changed since the last snapshot, as registrations of
   /// `owner`, and returns them all.
   mutating func compile(owner: ObjectIdentifier) -> [Component] {
     var components: [Component] = []
-    components.reserveCapacity(drafts.count)
-    for index in drafts.indices {
-      if let compiled = drafts[index].compiled {
-        components.append(compiled)
-        continue
+    components.reserveCapacity(registrations.count)
+    for index in registrations.indices {
+      switch registrations[index] {
+      case .compiled(let component):
+        components.append(component)
+      case .pending(let pendingIndex):
+        guard var draft = pending[pendingIndex].take() else { preconditionFailure() }
+        let storage = Self.storage(for: &draft)
+        let component = Component(draft: consume draft, storage: storage, owner: owner)
+        registrations[index] = .compiled(component)
+        components.append(component)
       }
-      let component = Component(draft: drafts[index], storage: storage(for: index), owner: owner)
-      drafts[index].compiled = component
-      components.append(component)
     }
+    pending = []
     return components
   }
 
-  /// Where the instances of draft `index` are kept; its cell is made once and reused.
-  private mutating func storage(for index: Int) -> InstanceStorage {
-    let lifetime = drafts[index].lifetime
+  /// Where the instances of `draft` are kept; its cell is made once and reused.
+  private static func storage(for draft: inout ComponentDraft) -> InstanceStorage {
+    let lifetime = draft.lifetime
     switch lifetime {
     case .prototype: return .none
     case .objectGraph: return .objectGraph
-    case .multiton, .custom: return scopedStorage(for: index)!
+    case .multiton, .custom: return scopedStorage(for: &draft)!
     case .scoped:
-      let key = drafts[index].requestKey ?? RequestScopedKey()
-      drafts[index].requestKey = key
+      let key = draft.requestKey ?? RequestScopedKey()
+      draft.requestKey = key
       return .requestScoped(key)
     default: break
     }
@@ -66,12 +121,12 @@ struct Registry {
       return .cell(
         ApplicationCells.cell(
           for: .init(
-            implementation: ObjectIdentifier(drafts[index].implementation),
-            file: "\(drafts[index].file)", line: drafts[index].line, weak: weak)))
+            implementation: ObjectIdentifier(draft.implementation),
+            file: "\(draft.file)", line: draft.line, weak: weak)))
     }
-    if let cell = drafts[index].cell, cell.isWeak == weak { return .cell(cell) }
+    if let cell = draft.cell, cell.isWeak == weak { return .cell(cell) }
     let cell = InstanceCell(weak: weak)
-    drafts[index].cell = cell
+    draft.cell = cell
     return .cell(cell)
   }
 }
