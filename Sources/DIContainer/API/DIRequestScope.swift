@@ -3,8 +3,9 @@
 ///
 /// Made by ``DIContainer/makeScope()`` (you close it) or ``DIContainer/scope(for:)`` (one
 /// per owner object, closed once the owner is gone). A scope is cheap: it shares the
-/// container's registrations and allocates its small table of `.scoped` instances only
-/// when it makes the first one.
+/// container's registrations, and it reuses the lock and the table of `.scoped` instances
+/// of a closed scope that is gone, so a scope per request allocates only itself once the
+/// first few requests are served.
 ///
 /// A scope resolves like its container (``resolve(file:line:)``, `T?`, `many`, `by(tag:on:)`,
 /// runtime arguments). Within it, a ``DILifetime/scoped`` component has one instance;
@@ -47,6 +48,19 @@ public final class DIRequestScope: Sendable {
     var isClosed = false
     /// One making at a time of each async `.scoped` component's instance in this scope.
     var asyncOnces: [ObjectIdentifier: AsyncOnce] = [:]
+    /// The slot storage of this state's last scope, emptied when it closed, for the next
+    /// scope to reuse (see ``OpenScopes``).
+    var spareSlots: SmallIdentityMap<Slot>?
+
+    /// Makes this state, closed and held by nobody else, a new scope's, when it is empty.
+    ///
+    /// - Returns: Whether it is reopened (false: it still has something to release).
+    mutating func reopen() -> Bool {
+      guard isClosed, slots.isEmpty, teardowns.isEmpty, asyncOnces.isEmpty else { return false }
+      if let spare = spareSlots.take() { slots = spare }
+      isClosed = false
+      return true
+    }
 
     func probe(_ key: ObjectIdentifier) -> CreationProbe {
       switch slots[key] {
@@ -87,9 +101,7 @@ public final class DIRequestScope: Sendable {
 
   init(container: DIContainer, holdingWeakly: Bool = false) {
     reference = holdingWeakly ? .weak(WeakReference(container)) : .strong(container)
-    let state = Locked(State())
-    self.state = state
-    ticket = container.openScopes.add(state)
+    (state, ticket) = container.openScopes.open()
   }
 
   deinit {
@@ -155,7 +167,15 @@ public final class DIRequestScope: Sendable {
       state.teardowns = []
       return (slots, teardowns)
     }
-    // The instances are released here, outside the lock.
-    return dropped?.1
+    guard let (dropped, teardowns) = dropped else { return nil }
+    var slots = dropped
+    // The instances are released here, outside the lock; the emptied storage is kept for
+    // the next scope of this state.
+    if slots.removeAllKeepingSmallStorage() {
+      state.withLock { state in
+        if state.spareSlots == nil { state.spareSlots = slots }
+      }
+    }
+    return teardowns
   }
 }

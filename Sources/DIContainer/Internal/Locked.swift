@@ -25,7 +25,7 @@ package struct Locked<Value>: @unchecked Sendable {
     }
   }
 
-  private let storage: Storage
+  private var storage: Storage
 
   /// Guards `value`.
   package init(_ value: Value) {
@@ -60,6 +60,15 @@ package struct Locked<Value>: @unchecked Sendable {
       defer { pthread_mutex_unlock(&primitives.pointee.mutex) }
       return try body(&value.pointee, Waiter(primitives: primitives))
     }
+  }
+
+  /// Identifies this lock and its value: copies of one `Locked` share it.
+  var identity: ObjectIdentifier { ObjectIdentifier(storage) }
+
+  /// Whether this is the only reference to the lock and its value: then no other thread
+  /// can lock it, read the value or wait on it.
+  mutating func isUniquelyReferenced() -> Bool {
+    isKnownUniquelyReferenced(&storage)
   }
 
   /// Wakes every thread waiting in ``withLockWaiting(_:)``; call it after changing the

@@ -36,6 +36,20 @@ struct SmallIdentityMap<Slot> {
     }
   }
 
+  /// Whether the map has no entry.
+  var isEmpty: Bool { entries.isEmpty }
+
+  /// Removes every entry, keeping the storage when it is no larger than an unindexed
+  /// map's, for the map to be reused.
+  ///
+  /// - Returns: Whether the storage is kept (false: it is released, or there was none).
+  mutating func removeAllKeepingSmallStorage() -> Bool {
+    let keeps = entries.capacity > 0 && entries.capacity <= Self.indexedCount
+    entries.removeAll(keepingCapacity: keeps)
+    positions = nil
+    return keeps
+  }
+
   /// Removes the slot of `key`, if there is one.
   mutating func removeSlot(for key: ObjectIdentifier) {
     guard let position = position(of: key) else { return }

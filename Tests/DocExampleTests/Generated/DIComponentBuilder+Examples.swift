@@ -18,66 +18,66 @@ func example_DIComponentBuilder_swift_L4() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:33
-func example_DIComponentBuilder_swift_L33() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 34)
+// From Sources/DIContainer/API/DIComponentBuilder.swift:30
+func example_DIComponentBuilder_swift_L30() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 31)
   container.register(Cat.init).as(Animal.self).as(Pet.self)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:60
-func example_DIComponentBuilder_swift_L60() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 61)
+// From Sources/DIContainer/API/DIComponentBuilder.swift:57
+func example_DIComponentBuilder_swift_L57() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 58)
   container.register(Cat.init).as(Pet.self, tag: Indoor.self).as(Pet.self, tag: Small.self)
   let indoor: Pet = by(tag: Indoor.self, on: container.resolve())
   _ = indoor
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 63)
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 60)
   let both: Pet = by(tags: Indoor.self, Small.self, on: container.resolve())
   _ = both
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:79
-func example_DIComponentBuilder_swift_L79() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 80)
+// From Sources/DIContainer/API/DIComponentBuilder.swift:76
+func example_DIComponentBuilder_swift_L76() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 77)
   container.register(Cat.init).lifetime(.perContainer(.weak))
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:104
-func example_DIComponentBuilder_swift_L104() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 105)
+// From Sources/DIContainer/API/DIComponentBuilder.swift:102
+func example_DIComponentBuilder_swift_L102() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 103)
   container.register(Presenter.init)
     .injection(\.interactor)
     .postInit { presenter in presenter.interactor.delegate = presenter }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:128
-func example_DIComponentBuilder_swift_L128() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 129)
+// From Sources/DIContainer/API/DIComponentBuilder.swift:126
+func example_DIComponentBuilder_swift_L126() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 127)
   container.register(MailQueue.init)
     .postInit { queue in await queue.flush() }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:142
-func example_DIComponentBuilder_swift_L142() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 143)
+// From Sources/DIContainer/API/DIComponentBuilder.swift:140
+func example_DIComponentBuilder_swift_L140() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 141)
   container.register { MainLogger(loggers: many($0)) }.as(Logger.self).default()
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:155
-func example_DIComponentBuilder_swift_L155() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 156)
+// From Sources/DIContainer/API/DIComponentBuilder.swift:153
+func example_DIComponentBuilder_swift_L153() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 154)
   container.register(FakeClock.init).as(Clock.self).test()
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:167
-func example_DIComponentBuilder_swift_L167() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 168)
+// From Sources/DIContainer/API/DIComponentBuilder.swift:165
+func example_DIComponentBuilder_swift_L165() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 166)
   container.register(Server.init).root()
 #sourceLocation()
 }

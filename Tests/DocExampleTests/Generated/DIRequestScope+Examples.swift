@@ -7,46 +7,46 @@ import DIFrameworks
 import DIParts
 import Testing
 
-// From Sources/DIContainer/API/DIRequestScope.swift:20
-func example_DIRequestScope_swift_L20() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 21)
+// From Sources/DIContainer/API/DIRequestScope.swift:21
+func example_DIRequestScope_swift_L21() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 22)
   container.register(RequestLog.init).lifetime(.scoped)
   container.register(Handler.init)                 // .prototype, gets the scope's log
 
   let scope = container.makeScope()
   _ = scope
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 25)
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 26)
   let handler: Handler = scope.resolve()
   _ = handler
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 26)
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 27)
   handler.handle(request)
   scope.close()                                    // drops the RequestLog, runs its onClean
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:102
-func example_DIRequestScope_swift_L102() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 103)
+// From Sources/DIContainer/API/DIRequestScope.swift:114
+func example_DIRequestScope_swift_L114() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 115)
   scope.close()
   #expect(scope.isClosed)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:119
-func example_DIRequestScope_swift_L119() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 120)
+// From Sources/DIContainer/API/DIRequestScope.swift:131
+func example_DIRequestScope_swift_L131() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 132)
   let scope = container.makeScope()
   _ = scope
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 121)
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 133)
   defer { scope.close() }
   let handler: Handler = scope.resolve()
   _ = handler
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:131
-func example_DIRequestScope_swift_L131() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 132)
+// From Sources/DIContainer/API/DIRequestScope.swift:143
+func example_DIRequestScope_swift_L143() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 144)
   await scope.closeAwaitingHooks()
 #sourceLocation()
 }
