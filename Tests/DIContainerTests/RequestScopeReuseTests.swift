@@ -8,19 +8,19 @@ import Testing
 /// a closed scope must stay closed, and every instance must still be released once, with
 /// its hook run once.
 @Suite struct RequestScopeReuseTests {
-  /// A container whose `LiveProbe` is `.scoped`, counted by `ledger`, with a hook that
-  /// counts its runs in `cleaned`.
-  private static func container(ledger: ProbeLedger, cleaned: Counter) -> DIContainer {
+  /// A container whose `LiveProbe` is `.scoped`, counted by the ledger returned, with a
+  /// hook that counts its runs in the counter returned.
+  private static func scopedProbes() -> (ProbeLedger, Counter, DIContainer) {
+    let ledger = ProbeLedger()
+    let cleaned = Counter()
     let container = DIContainer()
     container.register { LiveProbe(ledger) }.lifetime(.scoped)
       .onClean { _ in cleaned.next() }
-    return container
+    return (ledger, cleaned, container)
   }
 
   @Test func aScopeAfterAReleasedOneStartsEmpty() {
-    let ledger = ProbeLedger()
-    let cleaned = Counter()
-    let container = Self.container(ledger: ledger, cleaned: cleaned)
+    let (ledger, cleaned, container) = Self.scopedProbes()
     var previous: Int?
     for round in 1...50 {
       let scope = container.makeScope()
@@ -37,9 +37,7 @@ import Testing
   }
 
   @Test func aClosedScopeStillHeldStaysClosedWhileLaterScopesWork() throws {
-    let ledger = ProbeLedger()
-    let cleaned = Counter()
-    let container = Self.container(ledger: ledger, cleaned: cleaned)
+    let (_, cleaned, container) = Self.scopedProbes()
     let closed = container.makeScope()
     let first: LiveProbe = closed.resolve()
     closed.close()
@@ -60,9 +58,7 @@ import Testing
   }
 
   @Test func aScopeReleasedWithoutCloseClosesAndTheNextOneStartsEmpty() {
-    let ledger = ProbeLedger()
-    let cleaned = Counter()
-    let container = Self.container(ledger: ledger, cleaned: cleaned)
+    let (ledger, cleaned, container) = Self.scopedProbes()
     func resolveInAScopeLetGo() -> Int {
       let scope = container.makeScope()
       let probe: LiveProbe = scope.resolve()
@@ -91,9 +87,7 @@ import Testing
   }
 
   @Test func shutdownClosesTheOpenScopesOnlyAndRunsNoHookTwice() async {
-    let ledger = ProbeLedger()
-    let cleaned = Counter()
-    let container = Self.container(ledger: ledger, cleaned: cleaned)
+    let (ledger, cleaned, container) = Self.scopedProbes()
     let done = container.makeScope()
     let _: LiveProbe = done.resolve()
     done.close()
@@ -116,9 +110,7 @@ import Testing
   /// states are reused under contention: each scope sees only its own instance, and every
   /// instance is released with its hook run once.
   @Test func scopesOpenedAndClosedOnManyThreadsNeverShareAnInstance() async {
-    let ledger = ProbeLedger()
-    let cleaned = Counter()
-    let container = Self.container(ledger: ledger, cleaned: cleaned)
+    let (ledger, cleaned, container) = Self.scopedProbes()
     let rounds = SCEnvironment.rounds(3_000)
     let wrong = SCCounter()
     let seen = SeenIDs()
