@@ -59,6 +59,9 @@ final class Component: Sendable {
   /// Whether a new instance has anything to run after its initializer: injections or
   /// `postInit`.
   let needsInjection: Bool
+  /// Whether it is a `.prototype` with a synchronous factory and no `arg` parameter: a
+  /// request of it only builds a new instance.
+  let isPlainPrototype: Bool
 
   init(draft: consuming ComponentDraft, storage: InstanceStorage, owner: ObjectIdentifier) {
     let completion = AsyncCompletion.of(draft)
@@ -82,6 +85,11 @@ final class Component: Sendable {
     postInit =
       completion == nil ? Self.synchronousPostInit(draft.postInit, draft.implementation) : nil
     self.storage = storage
+    if case .none = storage {
+      isPlainPrototype = factory != nil && arguments == nil
+    } else {
+      isPlainPrototype = false
+    }
     if case .cell(let cell) = storage { self.cell = .passUnretained(cell) } else { cell = nil }
     if case .requestScoped(let key) = storage {
       requestScopedKey = .passUnretained(key)

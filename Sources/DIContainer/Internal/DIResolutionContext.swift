@@ -492,9 +492,26 @@ package struct DIResolutionContext {
         }
       }
     }
-    let value = try instance(of: component, requested: T.self)
+    let value =
+      component.isPlainPrototype
+      ? try plainPrototype(component, requested: T.self)
+      : try instance(of: component, requested: T.self)
     return try UnsafeExactCast.value(value, as: T.self) { () throws(DIError) -> T in
       try Self.cast(value, to: T.self, component: component)
+    }
+  }
+
+  /// A new instance of `component`, a ``Component/isPlainPrototype`` one: what
+  /// ``instance(of:requested:)`` makes of it, with none of the other lifetimes' checks.
+  private mutating func plainPrototype(
+    _ component: Component, requested: Any.Type
+  ) throws(DIError) -> Any {
+    do throws(DIError) {
+      return try prototypeInstance(of: component)
+    } catch {
+      var error = error
+      error.enter(String(describing: requested), component: component.summary)
+      throw error
     }
   }
 
