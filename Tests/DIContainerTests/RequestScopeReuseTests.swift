@@ -131,6 +131,30 @@ import Testing
     #expect(cleaned.value == 4 * rounds)
   }
 
+  /// After a burst of scopes open at once, only ``OpenScopes/keptStates`` closed places
+  /// keep a state, and later scopes still reuse them.
+  @Test func reuseGoesOnAfterABurstOfOpenScopes() {
+    let container = DIContainer()
+    container.register { LiveProbe() }.lifetime(.scoped)
+    do {
+      let burst = (0..<(OpenScopes.keptStates * 3)).map { _ in container.makeScope() }
+      for scope in burst {
+        let _: LiveProbe = scope.resolve()
+        scope.close()
+      }
+    }
+    let afterBurst = container.openScopes.reuse
+    #expect(afterBurst.kept == OpenScopes.keptStates)
+    for _ in 1...5 {
+      let scope = container.makeScope()
+      let _: LiveProbe = scope.resolve()
+      scope.close()
+    }
+    let later = container.openScopes.reuse
+    #expect(later.reused == afterBurst.reused + 5)
+    #expect(later.kept == OpenScopes.keptStates)
+  }
+
   /// The pooled state really is reused: after a scope is closed and released, the next
   /// scope of the container gets the same lock and storage, and a scope still held gets
   /// another.
@@ -145,10 +169,13 @@ import Testing
     }
     let first = stateOfAScopeLetGo()
     #expect(stateOfAScopeLetGo() == first)
+    #expect(container.openScopes.reuse.reused == 1)
     let held = container.makeScope()
     held.close()
+    let reusedBefore = container.openScopes.reuse.reused
     let next = container.makeScope()
     #expect(next.state.identity != held.state.identity)
+    #expect(container.openScopes.reuse.reused == reusedBefore)
   }
 }
 

@@ -5,11 +5,12 @@
 /// still goes when its last user lets it go (it closes itself, and is forgotten, then).
 /// A scope's place is numbered, so recording and forgetting it hash nothing.
 ///
-/// A place keeps its state when its scope closes. The next scope given that place reuses
-/// the state, its lock and its slot storage, when nothing else holds it any more (the
-/// closed scope is gone, and so is every request that used it) and it is empty: so a
-/// server's scope per request allocates only the scope object. A state still held
-/// anywhere is left to its holders, and the place gets a new one.
+/// Up to ``keptStates`` places keep their state when their scope closes. A new scope given
+/// such a place reuses the state, its lock and its slot storage, when nothing else holds it
+/// any more (the closed scope is gone, and so is every request that used it) and it is
+/// empty: so a server's scope per request allocates only the scope object. A state still
+/// held anywhere is left to its holders, and the place gets a new one. The other closed
+/// places keep nothing, so a burst of open scopes leaves no state behind once they close.
 final class OpenScopes: Sendable {
   /// Where a scope is recorded; a place reused by a later scope has another generation.
   struct Ticket: Sendable {
@@ -18,18 +19,25 @@ final class OpenScopes: Sendable {
   }
 
   private struct Place {
-    /// The state of the scope open here, or of the last one.
-    var state: Locked<DIRequestScope.State>
+    /// The state of the scope open here, or of the last one when the place keeps it.
+    var state: Locked<DIRequestScope.State>?
     /// The generation of the scope open here; nil when it is closed.
     var openGeneration: UInt64?
   }
 
   private struct Places {
     var places: [Place] = []
-    /// The places whose scope is closed.
+    /// The closed places that keep their last scope's state.
+    var freeWithState: [Int] = []
+    /// The other closed places.
     var free: [Int] = []
     var generation: UInt64 = 0
+    /// How many scopes got a state reused.
+    var reuses = 0
   }
+
+  /// How many closed places keep their state for later scopes, at most.
+  static var keptStates: Int { 32 }
 
   private let places = Locked(Places())
 
@@ -38,28 +46,44 @@ final class OpenScopes: Sendable {
     places.withLock { places in
       places.generation += 1
       let generation = places.generation
-      if let index = places.free.popLast() {
-        if !places.places[index].state.reopenIfUnshared() {
-          places.places[index].state = Locked(DIRequestScope.State())
-        }
-        places.places[index].openGeneration = generation
-        return (places.places[index].state, Ticket(index: index, generation: generation))
+      guard let index = places.freeWithState.popLast() ?? places.free.popLast() else {
+        let state = Locked(DIRequestScope.State())
+        places.places.append(Place(state: state, openGeneration: generation))
+        return (state, Ticket(index: places.places.count - 1, generation: generation))
       }
-      let state = Locked(DIRequestScope.State())
-      places.places.append(Place(state: state, openGeneration: generation))
-      return (state, Ticket(index: places.places.count - 1, generation: generation))
+      if places.places[index].state?.reopenIfUnshared() == true {
+        places.reuses += 1
+      } else {
+        places.places[index].state = Locked(DIRequestScope.State())
+      }
+      places.places[index].openGeneration = generation
+      return (places.places[index].state!, Ticket(index: index, generation: generation))
     }
   }
 
-  /// Forgets a scope that closed.
+  /// Forgets a scope that closed; its place keeps its state while fewer than
+  /// ``keptStates`` closed places do.
   func forget(_ ticket: Ticket) {
-    places.withLock { places in
+    let dropped = places.withLock { places -> Locked<DIRequestScope.State>? in
       guard ticket.index < places.places.count,
         places.places[ticket.index].openGeneration == ticket.generation
-      else { return }
+      else { return nil }
       places.places[ticket.index].openGeneration = nil
-      places.free.append(ticket.index)
+      guard places.freeWithState.count < Self.keptStates else {
+        places.free.append(ticket.index)
+        return places.places[ticket.index].state.take()
+      }
+      places.freeWithState.append(ticket.index)
+      return nil
     }
+    // Released here, out of the lock (usually the closing scope still holds it).
+    withExtendedLifetime(dropped) {}
+  }
+
+  /// How many scopes were given a closed scope's state, and how many closed places keep
+  /// one now: for tests and diagnostics.
+  var reuse: (reused: Int, kept: Int) {
+    places.withLock { ($0.reuses, $0.freeWithState.count) }
   }
 
   /// The states of every scope still open, forgotten now, for `shutdown()` to close; no
@@ -67,7 +91,7 @@ final class OpenScopes: Sendable {
   func takeAll() -> [Locked<DIRequestScope.State>] {
     let (open, kept) = places.withLock { places in
       let open = places.places.compactMap { $0.openGeneration == nil ? nil : $0.state }
-      var kept = Places(generation: places.generation)
+      var kept = Places(generation: places.generation, reuses: places.reuses)
       swap(&places, &kept)
       return (open, kept)
     }
