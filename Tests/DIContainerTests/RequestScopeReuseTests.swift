@@ -84,6 +84,8 @@ import Testing
       #expect(seen.insert(probe.id).inserted)
       scope.close()
     }
+    // A state whose async makings are over is reused too.
+    #expect(container.openScopes.reuse.reused == 4)
   }
 
   @Test func shutdownClosesTheOpenScopesOnlyAndRunsNoHookTwice() async {

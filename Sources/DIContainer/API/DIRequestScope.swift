@@ -52,11 +52,14 @@ public final class DIRequestScope: Sendable {
     /// scope to reuse (see ``OpenScopes``).
     var spareSlots: SmallIdentityMap<Slot>?
 
-    /// Makes this state, closed and held by nobody else, a new scope's, when it is empty.
+    /// Makes this state, closed and held by nobody else, a new scope's, when it keeps no
+    /// instance. Its async makings' coordinators go: no request can reach them through
+    /// this state any more, and they hold no instance.
     ///
     /// - Returns: Whether it is reopened (false: it still has something to release).
     mutating func reopen() -> Bool {
-      guard isClosed, slots.isEmpty, teardowns.isEmpty, asyncOnces.isEmpty else { return false }
+      guard isClosed, slots.isEmpty, teardowns.isEmpty else { return false }
+      asyncOnces.removeAll(keepingCapacity: true)
       if let spare = spareSlots.take() { slots = spare }
       isClosed = false
       return true

@@ -43,22 +43,29 @@ final class OpenScopes: Sendable {
 
   /// The state of a new scope, open now, and its ticket.
   func open() -> (Locked<DIRequestScope.State>, Ticket) {
-    places.withLock { places in
+    let (state, ticket, replaced) = places.withLock { places in
       places.generation += 1
       let generation = places.generation
       guard let index = places.freeWithState.popLast() ?? places.free.popLast() else {
         let state = Locked(DIRequestScope.State())
         places.places.append(Place(state: state, openGeneration: generation))
-        return (state, Ticket(index: places.places.count - 1, generation: generation))
+        let ticket = Ticket(index: places.places.count - 1, generation: generation)
+        return (state, ticket, Locked<DIRequestScope.State>?.none)
       }
+      var replaced: Locked<DIRequestScope.State>?
       if places.places[index].state?.reopenIfUnshared() == true {
         places.reuses += 1
       } else {
+        replaced = places.places[index].state.take()
         places.places[index].state = Locked(DIRequestScope.State())
       }
       places.places[index].openGeneration = generation
-      return (places.places[index].state!, Ticket(index: index, generation: generation))
+      return (places.places[index].state!, Ticket(index: index, generation: generation), replaced)
     }
+    // A state no scope reopens is released here, out of the lock: what it still holds
+    // (an async making's state) may run deinitializers that open scopes.
+    withExtendedLifetime(replaced) {}
+    return (state, ticket)
   }
 
   /// Forgets a scope that closed; its place keeps its state while fewer than

@@ -24,29 +24,29 @@ func example_DIRequestScope_swift_L21() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:114
-func example_DIRequestScope_swift_L114() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 115)
+// From Sources/DIContainer/API/DIRequestScope.swift:117
+func example_DIRequestScope_swift_L117() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 118)
   scope.close()
   #expect(scope.isClosed)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:131
-func example_DIRequestScope_swift_L131() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 132)
+// From Sources/DIContainer/API/DIRequestScope.swift:134
+func example_DIRequestScope_swift_L134() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 135)
   let scope = container.makeScope()
   _ = scope
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 133)
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 136)
   defer { scope.close() }
   let handler: Handler = scope.resolve()
   _ = handler
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:143
-func example_DIRequestScope_swift_L143() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 144)
+// From Sources/DIContainer/API/DIRequestScope.swift:146
+func example_DIRequestScope_swift_L146() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 147)
   await scope.closeAwaitingHooks()
 #sourceLocation()
 }
