@@ -73,6 +73,9 @@ public final class DIRequestScope: Sendable {
       }
     }
 
+    /// A closed scope makes no new instance.
+    var refusal: DIError? { isClosed ? DIRequestScope.closedError : nil }
+
     func making(_ key: ObjectIdentifier) -> Making? {
       guard case .making(let making) = slots[key] else { return nil }
       return making

@@ -40,6 +40,12 @@ protocol CreationState {
   /// Records the making of the value for `key`, or forgets it (nil) when it was never
   /// stored.
   mutating func setMaking(_ making: Making?, for key: Key)
+  /// Why no new making may start now (a closed request scope's state); nil when one may.
+  var refusal: DIError? { get }
+}
+
+extension CreationState {
+  var refusal: DIError? { nil }
 }
 
 /// A ``CreationState`` that keeps one value: a cell.
@@ -167,6 +173,7 @@ enum CreateOnce {
         case .ready(let instance):
           return .ready(instance)
         case .absent:
+          if let refusal = state.refusal { throw refusal }
           let token = nextToken.wrappingAdd(1, ordering: .relaxed).newValue
           state.setMaking(Making(creator: me, token: token), for: key)
           return .claimed(token: token)

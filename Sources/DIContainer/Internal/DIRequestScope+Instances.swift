@@ -24,8 +24,7 @@ extension DIRequestScope {
     let (instance, _) = try CreateOnce.valueOrOpen(
       in: state, key: id, for: request,
       make: { (publisher) throws(DIError) -> (Instance, complete: Bool) in
-        // No factory runs for a scope closed since the request began.
-        guard !isClosed else { throw Self.closedError }
+        // A scope closed since the request began refused the making (`State.refusal`).
         let (value, complete) = try make { publisher($0) }
         return (Instance(value: value), complete)
       },

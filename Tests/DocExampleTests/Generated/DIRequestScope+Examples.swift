@@ -24,29 +24,29 @@ func example_DIRequestScope_swift_L21() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:117
-func example_DIRequestScope_swift_L117() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 118)
+// From Sources/DIContainer/API/DIRequestScope.swift:120
+func example_DIRequestScope_swift_L120() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 121)
   scope.close()
   #expect(scope.isClosed)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:134
-func example_DIRequestScope_swift_L134() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 135)
+// From Sources/DIContainer/API/DIRequestScope.swift:137
+func example_DIRequestScope_swift_L137() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 138)
   let scope = container.makeScope()
   _ = scope
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 136)
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 139)
   defer { scope.close() }
   let handler: Handler = scope.resolve()
   _ = handler
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:146
-func example_DIRequestScope_swift_L146() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 147)
+// From Sources/DIContainer/API/DIRequestScope.swift:149
+func example_DIRequestScope_swift_L149() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 150)
   await scope.closeAwaitingHooks()
 #sourceLocation()
 }
