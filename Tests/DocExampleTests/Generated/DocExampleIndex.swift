@@ -320,7 +320,7 @@ let generatedDocExamples: [DocExample] = [
   DocExample("Sources/DIContainer/DIContainer.docc/OrganizingAServerCodebaseIntoFrameworks.md", line: 224, ownsContainer: false) { try example_OrganizingAServerCodebaseIntoFrameworks_md_L224() },
   DocExample("Sources/DIContainer/DIContainer.docc/OrganizingAServerCodebaseIntoFrameworks.md", line: 238, ownsContainer: true) { try example_OrganizingAServerCodebaseIntoFrameworks_md_L238() },
   DocExample("Sources/DIContainer/DIContainer.docc/RequestScopesAndTeardown.md", line: 14, ownsContainer: false) { try example_RequestScopesAndTeardown_md_L14() },
-  DocExample("Sources/DIContainer/DIContainer.docc/RequestScopesAndTeardown.md", line: 89, ownsContainer: false) { try example_RequestScopesAndTeardown_md_L89() },
+  DocExample("Sources/DIContainer/DIContainer.docc/RequestScopesAndTeardown.md", line: 91, ownsContainer: false) { try example_RequestScopesAndTeardown_md_L91() },
   DocExample("Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md", line: 39, ownsContainer: true) { try example_ServingHTTPRequests_md_L39() },
   DocExample("Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md", line: 102, ownsContainer: false) { try await example_ServingHTTPRequests_md_L102() },
   DocExample("Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md", line: 166, ownsContainer: false) { try example_ServingHTTPRequests_md_L166() },

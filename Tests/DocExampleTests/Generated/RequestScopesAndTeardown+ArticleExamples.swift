@@ -7,8 +7,8 @@ import DIFrameworks
 import DIParts
 import Testing
 
-// From Sources/DIContainer/DIContainer.docc/RequestScopesAndTeardown.md:89
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/RequestScopesAndTeardown.md", line: 90)
+// From Sources/DIContainer/DIContainer.docc/RequestScopesAndTeardown.md:91
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/RequestScopesAndTeardown.md", line: 92)
 @Test func graphHasNoCaptiveDependency() throws {
   try AppWiring.makeContainer().makeGraph().validate()
 }
@@ -34,6 +34,6 @@ func example_RequestScopesAndTeardown_md_L14() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/RequestScopesAndTeardown.md:89
-func example_RequestScopesAndTeardown_md_L89() throws {
+// From Sources/DIContainer/DIContainer.docc/RequestScopesAndTeardown.md:91
+func example_RequestScopesAndTeardown_md_L91() throws {
 }
