@@ -492,26 +492,17 @@ package struct DIResolutionContext {
         }
       }
     }
+    // A plain prototype skips the other lifetimes' checks.
     let value =
       component.isPlainPrototype
-      ? try plainPrototype(component, requested: T.self)
-      : try instance(of: component, requested: T.self)
+      ? try instance(of: component, requested: T.self) { (context, component) throws(DIError) in
+        try context.prototypeInstance(of: component)
+      }
+      : try instance(of: component, requested: T.self) { (context, component) throws(DIError) in
+        try context.instance(of: component)
+      }
     return try UnsafeExactCast.value(value, as: T.self) { () throws(DIError) -> T in
       try Self.cast(value, to: T.self, component: component)
-    }
-  }
-
-  /// A new instance of `component`, a ``Component/isPlainPrototype`` one: what
-  /// ``instance(of:requested:)`` makes of it, with none of the other lifetimes' checks.
-  private mutating func plainPrototype(
-    _ component: Component, requested: Any.Type
-  ) throws(DIError) -> Any {
-    do throws(DIError) {
-      return try prototypeInstance(of: component)
-    } catch {
-      var error = error
-      error.enter(String(describing: requested), component: component.summary)
-      throw error
     }
   }
 
@@ -522,12 +513,15 @@ package struct DIResolutionContext {
     return cell._withUnsafeGuaranteedRef { $0.current?.value }
   }
 
-  /// The instance of `component`, recording the step for `requested` when it fails.
+  /// The instance `make` makes of `component`, recording the step for `requested` when
+  /// it fails.
+  @inline(__always)
   private mutating func instance(
-    of component: Component, requested: Any.Type
+    of component: Component, requested: Any.Type,
+    _ make: (inout Self, Component) throws(DIError) -> Any
   ) throws(DIError) -> Any {
     do throws(DIError) {
-      return try instance(of: component)
+      return try make(&self, component)
     } catch {
       var error = error
       error.enter(String(describing: requested), component: component.summary)
