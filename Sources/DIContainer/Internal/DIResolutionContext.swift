@@ -62,6 +62,7 @@ package struct DIResolutionContext {
   }
 
   /// ``resolve(_:in:requester:site:)`` on a new context, after `found` looked `T` up.
+  @inline(__always)
   static func resolve<T>(
     _ type: T.Type, in container: DIContainer, requester: DIModuleID?, site: CallSite?,
     after found: PriorLookUp
