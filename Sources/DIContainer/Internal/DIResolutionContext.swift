@@ -13,9 +13,8 @@ package struct DIResolutionContext {
   unowned(unsafe) package let container: DIContainer
   /// The snapshot, kept alive for this resolution without reference counting.
   private let access: UnsafeSnapshotAccess
-  /// The snapshot's lookup table, kept alive by the snapshot; read through
-  /// `_withUnsafeGuaranteedRef`, which costs no reference count.
-  private let table: Unmanaged<ServiceTable>
+  /// The slots of the snapshot's lookup table, which the snapshot keeps alive.
+  private let table: ServiceTable.Slots
   /// The request this resolution belongs to: the calling thread's, which the thread
   /// keeps alive.
   private let requestReference: Unmanaged<ResolutionRequest>
@@ -103,7 +102,7 @@ package struct DIResolutionContext {
     self.openMakingsMark = openMakingsMark
     self.inlineGraphBase = inlineGraphBase
     self.site = site
-    table = access.withSnapshot { .passUnretained($0.table) }
+    table = access.withSnapshot { $0.table.slots }
     self.requester = requester
     self.argumentBuffer = arguments
   }
@@ -246,15 +245,15 @@ package struct DIResolutionContext {
   @usableFromInline
   package mutating func value<T>(_ type: T.Type, tag: Any.Type?) throws(DIError) -> T {
     let key = ServiceKey(T.self, tag: tag)
-    if let index = table._withUnsafeGuaranteedRef({ $0.index(of: key) }) {
-      if let single = table._withUnsafeGuaranteedRef({ $0.single(at: index) }) {
+    if let index = table.index(of: key) {
+      if let single = table.single(at: index) {
         // Borrowed, not retained: the snapshot keeps it, and every thread building it would
         // count references on the same object. `instance(_:of:)` reads a cached instance.
         return try single.borrowing { (component) throws(DIError) in
           try instance(T.self, of: component)
         }
       }
-      let entry = table._withUnsafeGuaranteedRef { $0.entry(at: index) }
+      let entry = table.entry(at: index)
       return try instance(T.self, of: try choose(entry, for: T.self, tag: tag))
     }
     return try unregisteredValue(T.self, tag: tag)
@@ -300,7 +299,7 @@ package struct DIResolutionContext {
     _ type: Wrapped.Type, tag: Any.Type?
   ) throws(DIError) -> Wrapped? {
     let key = ServiceKey(Wrapped.self, tag: tag)
-    if let entry = table._withUnsafeGuaranteedRef({ $0[key] }) {
+    if let entry = table[key] {
       return try optionalInstance(Wrapped.self, of: entry)
     }
     if let parent = snapshot.parent, let entry = parent.snapshot.lookUp(key) {

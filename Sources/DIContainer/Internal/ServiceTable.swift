@@ -43,39 +43,63 @@ final class ServiceTable: @unchecked Sendable {
   }
 
   @inline(__always)
-  private static func slot(of key: ServiceKey, shift: UInt) -> Int {
+  fileprivate static func slot(of key: ServiceKey, shift: UInt) -> Int {
     let type = UInt(bitPattern: ObjectIdentifier(key.type))
     let tag = key.tag.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
     return Int(truncatingIfNeeded: ((type ^ (tag &* 31)) &* 0x9E37_79B9_7F4A_7C15) >> shift)
   }
 
+  /// The table's slots, read in place: what a resolution searches, holding them for as
+  /// long as its snapshot keeps this table.
+  var slots: Slots {
+    Slots(keys: keys, entries: entries, singles: singles, mask: mask, shift: shift)
+  }
+
   /// Where `key` is, if any component provides it.
   @inline(__always)
-  func index(of key: ServiceKey) -> Int? {
-    var index = Self.slot(of: key, shift: shift)
-    while entries[index] != nil {
-      if keys[index] == key { return index }
-      index = (index + 1) & mask
-    }
-    return nil
-  }
-
-  /// The candidates at `index`.
-  @inline(__always)
-  func entry(at index: Int) -> ServiceEntry {
-    // `index(of:)` only returns occupied slots.
-    entries[index]!
-  }
-
-  /// The only candidate at `index`, if there is exactly one.
-  @inline(__always)
-  func single(at index: Int) -> Unmanaged<Component>? {
-    singles[index]
-  }
+  func index(of key: ServiceKey) -> Int? { slots.index(of: key) }
 
   /// The candidates of `key`, if any component provides it.
   @inline(__always)
-  subscript(key: ServiceKey) -> ServiceEntry? {
-    index(of: key).map(entry(at:))
+  subscript(key: ServiceKey) -> ServiceEntry? { slots[key] }
+
+  /// The slots of a ``ServiceTable``, valid while the table lives: a resolution keeps them
+  /// on its stack, so a look-up reaches no object (and counts no reference on it).
+  struct Slots {
+    fileprivate let keys: UnsafeMutableBufferPointer<ServiceKey>
+    fileprivate let entries: UnsafeMutableBufferPointer<ServiceEntry?>
+    fileprivate let singles: UnsafeMutableBufferPointer<Unmanaged<Component>?>
+    fileprivate let mask: Int
+    fileprivate let shift: UInt
+
+    /// Where `key` is, if any component provides it.
+    @inline(__always)
+    func index(of key: ServiceKey) -> Int? {
+      var index = ServiceTable.slot(of: key, shift: shift)
+      while entries[index] != nil {
+        if keys[index] == key { return index }
+        index = (index + 1) & mask
+      }
+      return nil
+    }
+
+    /// The candidates at `index`.
+    @inline(__always)
+    func entry(at index: Int) -> ServiceEntry {
+      // `index(of:)` only returns occupied slots.
+      entries[index]!
+    }
+
+    /// The only candidate at `index`, if there is exactly one.
+    @inline(__always)
+    func single(at index: Int) -> Unmanaged<Component>? {
+      singles[index]
+    }
+
+    /// The candidates of `key`, if any component provides it.
+    @inline(__always)
+    subscript(key: ServiceKey) -> ServiceEntry? {
+      index(of: key).map(entry(at:))
+    }
   }
 }

@@ -79,8 +79,8 @@ struct UnsafeSnapshotAccess {
   ) -> Unmanaged<Component>? {
     guard request.contexts == 0, let announced = announcedSnapshot(of: container, for: request)
     else { return nil }
-    return announced._withUnsafeGuaranteedRef { snapshot in
-      let table = snapshot.table
+    return announced._withUnsafeGuaranteedRef { snapshot -> Unmanaged<Component>? in
+      let table = snapshot.table.slots
       guard let index = table.index(of: key) else { return nil }
       return table.single(at: index)
     }
