@@ -26,13 +26,7 @@ extension DIContainer: DIResolver {
   /// ```
   @inlinable  // A ready singleton is cast where `T` is known (Benchmarks/PROFILE.md).
   public func resolve<T>(file: StaticString = #fileID, line: UInt = #line) -> T {
-    var found = PriorLookUp()
-    guard let object = publishedObject(of: T.self, found: &found) else {
-      return resolve(T.self, after: found, file: file, line: line)
-    }
-    return UnsafeExactCast.object(object, as: T.self) { _ in
-      resolve(T.self, after: found, file: file, line: line)
-    }
+    publishedObject { found in resolve(T.self, after: found, file: file, line: line) }
   }
 
   /// ``resolve(file:line:)`` on a resolution context, after `found` looked `T` up.

@@ -51,11 +51,7 @@ package struct DIResolutionContext {
   package static func resolve<T>(
     _ type: T.Type, in container: DIContainer, requester: DIModuleID?, site: CallSite? = nil
   ) throws(DIError) -> T {
-    var found = PriorLookUp()
-    guard let object = container.publishedObject(of: T.self, found: &found) else {
-      return try resolve(T.self, in: container, requester: requester, site: site, after: found)
-    }
-    return try UnsafeExactCast.object(object, as: T.self) { (_) throws(DIError) in
+    try container.publishedObject { (found) throws(DIError) in
       try resolve(T.self, in: container, requester: requester, site: site, after: found)
     }
   }

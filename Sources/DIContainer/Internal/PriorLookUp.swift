@@ -38,3 +38,22 @@ extension DIContainer {
     return object
   }
 }
+
+extension DIContainer {
+  /// The object this container's only candidate for `T` keeps, read with no resolution
+  /// context and cast where `T` is known; else what `resolve` makes of `T` after the
+  /// look-up (which it receives). Every entry point that resolves `T` with no arguments
+  /// starts here.
+  @inlinable @inline(__always)
+  func publishedObject<T, Failure: Error>(
+    or resolve: (PriorLookUp) throws(Failure) -> T
+  ) throws(Failure) -> T {
+    var found = PriorLookUp()
+    guard let object = publishedObject(of: T.self, found: &found) else {
+      return try resolve(found)
+    }
+    return try UnsafeExactCast.object(object, as: T.self) { (_) throws(Failure) in
+      try resolve(found)
+    }
+  }
+}

@@ -4,78 +4,62 @@
 /// probe, where a `Dictionary` would run SipHash. The slots live in buffers of their own, so
 /// a lookup touches no reference count.
 final class ServiceTable: @unchecked Sendable {
-  // Written once in `init`, then only read.
-  private let keys: UnsafeMutableBufferPointer<ServiceKey>
-  private let entries: UnsafeMutableBufferPointer<ServiceEntry?>
-  /// The only candidate of each key that has one, unretained: `entries` keeps it.
-  private let singles: UnsafeMutableBufferPointer<Unmanaged<Component>?>
-  private let mask: Int
-  private let shift: UInt
+  /// The table's slots, read in place: written once in `init`, then only read. A
+  /// resolution holds them for as long as its snapshot keeps this table.
+  let slots: Slots
 
   /// The table of the components providing each service key, in registration order.
   init(_ groups: [ServiceKey: ComponentGroup]) {
     var bits: UInt = 3
     while (1 << bits) < groups.count * 2 { bits += 1 }
     let capacity = 1 << Int(bits)
-    mask = capacity - 1
-    shift = 64 - bits
-    keys = .allocate(capacity: capacity)
+    let mask = capacity - 1
+    let shift = 64 - bits
+    let keys = UnsafeMutableBufferPointer<ServiceKey>.allocate(capacity: capacity)
     keys.initialize(repeating: ServiceKey(Never.self))
-    self.entries = .allocate(capacity: capacity)
-    self.entries.initialize(repeating: nil)
-    singles = .allocate(capacity: capacity)
+    let entries = UnsafeMutableBufferPointer<ServiceEntry?>.allocate(capacity: capacity)
+    entries.initialize(repeating: nil)
+    let singles = UnsafeMutableBufferPointer<Unmanaged<Component>?>.allocate(capacity: capacity)
     singles.initialize(repeating: nil)
     for (key, group) in groups {
       let entry: ServiceEntry =
         group.isSingle ? .single(group.first) : .multiple(Candidates(group.all))
-      var index = Self.slot(of: key, shift: shift)
-      while self.entries[index] != nil { index = (index + 1) & mask }
+      var index = Slots.slot(of: key, shift: shift)
+      while entries[index] != nil { index = (index + 1) & mask }
       keys[index] = key
-      self.entries[index] = entry
+      entries[index] = entry
       if case .single(let component) = entry { singles[index] = .passUnretained(component) }
     }
+    slots = Slots(keys: keys, entries: entries, singles: singles, mask: mask, shift: shift)
   }
 
   deinit {
-    keys.deinitialize().deallocate()
-    entries.deinitialize().deallocate()
-    singles.deinitialize().deallocate()
+    slots.keys.deinitialize().deallocate()
+    slots.entries.deinitialize().deallocate()
+    slots.singles.deinitialize().deallocate()
   }
-
-  @inline(__always)
-  fileprivate static func slot(of key: ServiceKey, shift: UInt) -> Int {
-    let type = UInt(bitPattern: ObjectIdentifier(key.type))
-    let tag = key.tag.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
-    return Int(truncatingIfNeeded: ((type ^ (tag &* 31)) &* 0x9E37_79B9_7F4A_7C15) >> shift)
-  }
-
-  /// The table's slots, read in place: what a resolution searches, holding them for as
-  /// long as its snapshot keeps this table.
-  var slots: Slots {
-    Slots(keys: keys, entries: entries, singles: singles, mask: mask, shift: shift)
-  }
-
-  /// Where `key` is, if any component provides it.
-  @inline(__always)
-  func index(of key: ServiceKey) -> Int? { slots.index(of: key) }
-
-  /// The candidates of `key`, if any component provides it.
-  @inline(__always)
-  subscript(key: ServiceKey) -> ServiceEntry? { slots[key] }
 
   /// The slots of a ``ServiceTable``, valid while the table lives: a resolution keeps them
   /// on its stack, so a look-up reaches no object (and counts no reference on it).
   struct Slots {
     fileprivate let keys: UnsafeMutableBufferPointer<ServiceKey>
     fileprivate let entries: UnsafeMutableBufferPointer<ServiceEntry?>
+    /// The only candidate of each key that has one, unretained: `entries` keeps it.
     fileprivate let singles: UnsafeMutableBufferPointer<Unmanaged<Component>?>
     fileprivate let mask: Int
     fileprivate let shift: UInt
 
+    @inline(__always)
+    fileprivate static func slot(of key: ServiceKey, shift: UInt) -> Int {
+      let type = UInt(bitPattern: ObjectIdentifier(key.type))
+      let tag = key.tag.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
+      return Int(truncatingIfNeeded: ((type ^ (tag &* 31)) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    }
+
     /// Where `key` is, if any component provides it.
     @inline(__always)
     func index(of key: ServiceKey) -> Int? {
-      var index = ServiceTable.slot(of: key, shift: shift)
+      var index = Self.slot(of: key, shift: shift)
       while entries[index] != nil {
         if keys[index] == key { return index }
         index = (index + 1) & mask

@@ -124,7 +124,7 @@ final class Snapshot: Sendable {
   func lookUp(_ key: ServiceKey) -> ServiceEntry? {
     var level = self
     while true {
-      if let entry = level.table[key] { return entry }
+      if let entry = level.table.slots[key] { return entry }
       guard let parent = level.parent else { return nil }
       level = parent.snapshot
     }
@@ -141,7 +141,7 @@ final class Snapshot: Sendable {
   /// Every component of this level providing `key` for `many`.
   private func ownCollection(_ key: ServiceKey) -> [Component]? {
     if !taggedCollections.isEmpty, let group = taggedCollections[key] { return group.all }
-    switch table[key] {
+    switch table.slots[key] {
     case .single(let component): return [component]
     case .multiple(let candidates): return candidates.all
     case nil: return nil

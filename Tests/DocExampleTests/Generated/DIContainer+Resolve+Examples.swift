@@ -23,31 +23,31 @@ func example_DIContainer_Resolve_swift_L24() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Resolve.swift:57
-func example_DIContainer_Resolve_swift_L57() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 58)
+// From Sources/DIContainer/API/DIContainer+Resolve.swift:51
+func example_DIContainer_Resolve_swift_L51() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 52)
   container.register(Presenter.self).injection(\.view)
   container.inject(into: presenter)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Resolve.swift:72
-func example_DIContainer_Resolve_swift_L72() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 73)
+// From Sources/DIContainer/API/DIContainer+Resolve.swift:66
+func example_DIContainer_Resolve_swift_L66() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 67)
   try container.tryInject(into: presenter)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Resolve.swift:96
-func example_DIContainer_Resolve_swift_L96() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 97)
+// From Sources/DIContainer/API/DIContainer+Resolve.swift:90
+func example_DIContainer_Resolve_swift_L90() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 91)
   try await container.injectAsync(into: presenter)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Resolve.swift:142
-func example_DIContainer_Resolve_swift_L142() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 143)
+// From Sources/DIContainer/API/DIContainer+Resolve.swift:136
+func example_DIContainer_Resolve_swift_L136() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 137)
   let cat: Cat = *container
   _ = cat
 #sourceLocation()
