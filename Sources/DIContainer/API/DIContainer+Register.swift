@@ -33,11 +33,13 @@ extension DIContainer {
     file: StaticString = #fileID, line: UInt = #line,
     _ initializer: @escaping @Sendable (repeat each Parameter) throws -> Impl
   ) -> DIComponentBuilder<Impl> {
-    let factory = { @Sendable (context: inout DIResolutionContext) throws(DIError) -> Any in
+    let factory = {
+      @Sendable (context: inout DIResolutionContext) throws(DIError) -> MadeInstance in
       // The parameters go straight to the initializer (a tuple of them would copy each);
       // a failure to resolve one is a `DIError`, which `DIError(thrownBy:)` keeps.
       do {
-        return try initializer(repeat try context.value((each Parameter).self, tag: nil))
+        return MadeInstance(
+          try initializer(repeat try context.value((each Parameter).self, tag: nil)))
       } catch {
         throw DIError(thrownBy: Impl.self, error)
       }

@@ -63,7 +63,7 @@ struct AsyncParameters: Sendable {
         // parameters take the request's arguments, its dependencies none.
         context.depth += 1
         defer { context.depth -= 1 }
-        return try factory(&context)
+        return try factory(&context).erased()
       }
     }
   }

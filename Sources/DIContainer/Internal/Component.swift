@@ -1,7 +1,7 @@
 /// How a component makes a new instance: resolves the initializer's parameters from the
 /// context and calls it.
 @usableFromInline
-typealias Factory = @Sendable (inout DIResolutionContext) throws(DIError) -> Any
+typealias Factory = @Sendable (inout DIResolutionContext) throws(DIError) -> MadeInstance
 
 /// How an async component is made: its parameters resolved through `AsyncParameters`,
 /// then its `async` initializer.

@@ -488,17 +488,34 @@ package struct DIResolutionContext {
         }
       }
     }
-    // A plain prototype skips the other lifetimes' checks.
-    let value =
-      component.isPlainPrototype
-      ? try instance(of: component, requested: T.self) { (context, component) throws(DIError) in
-        try context.prototypeInstance(of: component)
+    // A plain prototype skips the other lifetimes' checks, and its factory's object is
+    // taken as it is.
+    if component.isPlainPrototype {
+      let made = try instance(of: component, requested: T.self) {
+        (context, component) throws(DIError) in try context.prototypeInstance(of: component)
       }
-      : try instance(of: component, requested: T.self) { (context, component) throws(DIError) in
-        try context.instance(of: component)
+      switch consume made {
+      case .object(let object):
+        return try UnsafeExactCast.object(object, as: T.self) { (object) throws(DIError) in
+          try Self.cast(object, to: T.self, component: component)
+        }
+      case .value(let value):
+        return try Self.value(value, as: T.self, component: component)
       }
-    return try UnsafeExactCast.value(value, as: T.self) { () throws(DIError) -> T in
-      try Self.cast(value, to: T.self, component: component)
+    }
+    let value = try instance(of: component, requested: T.self) {
+      (context, component) throws(DIError) in try context.instance(of: component)
+    }
+    return try Self.value(value, as: T.self, component: component)
+  }
+
+  /// `value`, made by `component`, as a `T`: reinterpreted when it is exactly one.
+  @inline(__always)
+  private static func value<T>(
+    _ value: Any, as type: T.Type, component: Component
+  ) throws(DIError) -> T {
+    try UnsafeExactCast.value(value, as: T.self) { () throws(DIError) -> T in
+      try cast(value, to: T.self, component: component)
     }
   }
 
@@ -512,10 +529,10 @@ package struct DIResolutionContext {
   /// The instance `make` makes of `component`, recording the step for `requested` when
   /// it fails.
   @inline(__always)
-  private mutating func instance(
+  private mutating func instance<Made>(
     of component: Component, requested: Any.Type,
-    _ make: (inout Self, Component) throws(DIError) -> Any
-  ) throws(DIError) -> Any {
+    _ make: (inout Self, Component) throws(DIError) -> Made
+  ) throws(DIError) -> Made {
     do throws(DIError) {
       return try make(&self, component)
     } catch {
@@ -544,7 +561,7 @@ package struct DIResolutionContext {
     // through one only, so each level of a deep graph costs little stack; an optimized
     // build inlines them back.
     switch component.storage {
-    case .none: return try prototypeInstance(of: component)
+    case .none: return try prototypeInstance(of: component).erased()
     case .objectGraph: return try graphInstance(of: component)
     case .cell(let cell): return try cachedInstance(of: component, in: cell)
     case .multiton(let cells): return try multitonInstance(of: component, in: cells)
@@ -554,18 +571,20 @@ package struct DIResolutionContext {
   }
 
   @inline(__always)
-  private mutating func prototypeInstance(of component: Component) throws(DIError) -> Any {
+  private mutating func prototypeInstance(
+    of component: Component
+  ) throws(DIError) -> MadeInstance {
     // Runtime arguments may differ from one request of it to the next (a recursion that
     // ends): not a loop to look for.
     guard !component.takesArguments else {
-      return try build(component, as: .withArguments) { _ in }
+      return try make(component, as: .withArguments) { _ in }
     }
     let id = ObjectIdentifier(component)
     let graph = graphReference?._withUnsafeGuaranteedRef(\.id) ?? inlineGraph
     if requestReference._withUnsafeGuaranteedRef({ $0.endlessLoop(at: id, graph: graph) }) {
       throw DIError(.cycle)
     }
-    return try build(component, as: .prototype) { _ in }
+    return try make(component, as: .prototype) { _ in }
   }
 
   @inline(__always)
@@ -705,13 +724,20 @@ package struct DIResolutionContext {
   mutating func build(
     _ component: Component, as kind: ResolutionRequest.Frame.Kind, publish: (Any) -> Void
   ) throws(DIError) -> Any {
+    try make(component, as: kind, publish: publish).erased()
+  }
+
+  /// ``build(_:as:publish:)``, with a class instance left as its object.
+  private mutating func make(
+    _ component: Component, as kind: ResolutionRequest.Frame.Kind, publish: (Any) -> Void
+  ) throws(DIError) -> MadeInstance {
     guard component.factory != nil else {
-      return try buildAsync(component, as: kind, publish: publish)
+      return .value(try buildAsync(component, as: kind, publish: publish))
     }
     // Called in place, not copied out of the component (a copy would count a reference
     // on the closure's context, which every thread building this component shares).
     return try construct(component, as: kind, publish: publish) {
-      (context) throws(DIError) -> Any in try component.factory!(&context)
+      (context) throws(DIError) -> MadeInstance in try component.factory!(&context)
     }
   }
 
@@ -720,8 +746,8 @@ package struct DIResolutionContext {
   @inline(__always)
   private mutating func construct(
     _ component: Component, as kind: ResolutionRequest.Frame.Kind, publish: (Any) -> Void,
-    make: (inout DIResolutionContext) throws(DIError) -> Any
-  ) throws(DIError) -> Any {
+    make: (inout DIResolutionContext) throws(DIError) -> MadeInstance
+  ) throws(DIError) -> MadeInstance {
     let request = requestReference
     let frame = Frame(owner: .passUnretained(component), kind: kind)
     guard request._withUnsafeGuaranteedRef({ $0.push(frame) }) else {
@@ -736,15 +762,16 @@ package struct DIResolutionContext {
       requester = outerRequester
     }
     if !kind.isNew { request._withUnsafeGuaranteedRef { $0.reusableBuilds &+= 1 } }
-    let value = try make(&self)
+    let made = try make(&self)
     if component.needsInjection {
+      let value = (copy made).erased()
       // Published only for what runs next: the injections may come back to it.
       publish(value)
       // A published instance's injections may wait for what is under construction.
       let frame = kind.isNew ? nil : request._withUnsafeGuaranteedRef { $0.depth - 1 }
       try inject(component, into: value, frame: frame)
     }
-    return value
+    return made
   }
 
   /// Builds the async `component` with the instance its async factory made for this
@@ -764,7 +791,7 @@ package struct DIResolutionContext {
     // Its initializer took the first runtime arguments when it was made: its injections
     // take the next ones, as after a synchronous initializer.
     if depth == 0 { nextArgument += component.initializerArgumentCount }
-    return try construct(component, as: kind, publish: publish) { _ in prepared }
+    return try construct(component, as: kind, publish: publish) { _ in .value(prepared) }.erased()
   }
 
   /// Runs the injections of `component` on `value`; postpones the cycle-breaking ones

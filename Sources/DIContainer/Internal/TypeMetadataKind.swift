@@ -7,6 +7,7 @@
 /// every conformance record of the process (about 75,000 instructions in a small program,
 /// 286,000 in the benchmark's), once per type, which was 85% of registering a graph of
 /// 10,000 components. The one place the container reads metadata.
+@usableFromInline
 enum TypeMetadataKind: Equatable {
   /// A class; `declaration` is the same for every specialization of a generic class.
   case classType(declaration: UInt)
@@ -16,6 +17,7 @@ enum TypeMetadataKind: Equatable {
   case other
 
   /// The kind of `type`'s metadata.
+  @inlinable
   init(of type: Any.Type) {
     // A metatype value is the address of the type's metadata.
     let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)

@@ -20,6 +20,7 @@ enum UnsafeExactCast {
 
   /// `value` as an object, when its type is a class (read from the type's metadata: no
   /// dynamic cast, which would look protocol conformances up for each new type); else nil.
+  @inlinable @inline(__always)
   static func object<Value>(of value: Value) -> AnyObject? {
     guard case .classType = TypeMetadataKind(of: Value.self) else { return nil }
     return unsafeBitCast(value, to: AnyObject.self)
@@ -31,11 +32,24 @@ enum UnsafeExactCast {
   /// reinterpretation free.
   @inlinable @inline(__always)
   static func object<T, Failure: Error>(
-    _ object: AnyObject, as type: T.Type, otherwise: (AnyObject) throws(Failure) -> T
+    _ object: consuming AnyObject, as type: T.Type, otherwise: (AnyObject) throws(Failure) -> T
   ) throws(Failure) -> T {
-    if ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(T.self) {
-      return unsafeBitCast(object, to: T.self)
+    guard ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(T.self) else {
+      return try otherwise(object)
     }
-    return try otherwise(object)
+    // Moved, not copied: where `T` is not known (unspecialized code) a copy would go
+    // through `T`'s value witnesses and count a reference, and the original would count
+    // it back. `T` is the object's class: its values are one reference, as `AnyObject?`'s.
+    var slot: AnyObject? = consume object
+    return move(&slot, as: T.self)
+  }
+
+  /// The reference in `slot`, as a `T`, which is its class; `slot` is left nil.
+  @usableFromInline @inline(__always)
+  static func move<T>(_ slot: UnsafeMutablePointer<AnyObject?>, as type: T.Type) -> T {
+    let raw = UnsafeMutableRawPointer(slot)
+    let value = raw.bindMemory(to: T.self, capacity: 1).move()
+    raw.bindMemory(to: AnyObject?.self, capacity: 1).initialize(to: nil)
+    return value
   }
 }

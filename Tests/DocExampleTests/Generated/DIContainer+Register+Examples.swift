@@ -17,18 +17,18 @@ func example_DIContainer_Register_swift_L24() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Register.swift:67
-func example_DIContainer_Register_swift_L67() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Register.swift", line: 68)
+// From Sources/DIContainer/API/DIContainer+Register.swift:69
+func example_DIContainer_Register_swift_L69() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Register.swift", line: 70)
   container.register { () -> Cat? in Cat(name: "Mimi") }
   let cat: Cat = container.resolve()
   _ = cat
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Register.swift:93
-func example_DIContainer_Register_swift_L93() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Register.swift", line: 94)
+// From Sources/DIContainer/API/DIContainer+Register.swift:95
+func example_DIContainer_Register_swift_L95() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Register.swift", line: 96)
   container.register(Presenter.self).injection(\.view)
   container.inject(into: presenter)
 #sourceLocation()
