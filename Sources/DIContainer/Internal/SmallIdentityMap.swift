@@ -22,6 +22,7 @@ struct SmallIdentityMap<Slot> {
   static var initialCapacity: Int { 4 }
 
   /// The slot of `key`.
+  @inline(__always)
   subscript(key: ObjectIdentifier) -> Slot? {
     guard let position = position(of: key) else { return nil }
     return entries[position].slot
@@ -80,6 +81,7 @@ struct SmallIdentityMap<Slot> {
     if positions != nil { reindex() }
   }
 
+  @inline(__always)
   private func position(of key: ObjectIdentifier) -> Int? {
     if let positions { return positions[key] }
     // An index loop reads each key in place; `firstIndex(where:)` copied every entry.
