@@ -35,22 +35,28 @@ public final class DIRequestScope: Sendable {
     case weak(WeakReference)
   }
 
-  /// A `.scoped` instance of this scope, or the making of one.
-  enum Slot {
-    case ready(Instance)
-    case making(Making)
+  /// The making under way of a `.scoped` instance of this scope.
+  struct OpenMaking {
+    let key: ObjectIdentifier
+    var making: Making
   }
 
   struct State: CreationState {
-    var slots = SmallIdentityMap<Slot>()
+    /// The kept `.scoped` instances, by component.
+    var instances = SmallIdentityMap<Instance>()
+    /// The makings under way, apart from the instances: a look-up for one (each making
+    /// ends with two) copies no instance. Searched from the start: they are few (one per
+    /// `.scoped` component being made at once, which a graph of nested ones bounds by its
+    /// depth), and appending or removing one costs less than in a map.
+    var makings: [OpenMaking] = []
     /// The kept instances that have `onClean` hooks, to run when the scope closes.
     var teardowns: [Teardown] = []
     var isClosed = false
     /// One making at a time of each async `.scoped` component's instance in this scope.
     var asyncOnces: [ObjectIdentifier: AsyncOnce] = [:]
-    /// The slot storage of this state's last scope, emptied when it closed, for the next
-    /// scope to reuse (see ``OpenScopes``).
-    var spareSlots: SmallIdentityMap<Slot>?
+    /// The instance storage of this state's last scope, emptied when it closed, for the
+    /// next scope to reuse (see ``OpenScopes``).
+    var spareInstances: SmallIdentityMap<Instance>?
 
     /// Makes this state, closed and held by nobody else, a new scope's, when it keeps no
     /// instance. Its async makings' coordinators go: no request can reach them through
@@ -58,31 +64,39 @@ public final class DIRequestScope: Sendable {
     ///
     /// - Returns: Whether it is reopened (false: it still has something to release).
     mutating func reopen() -> Bool {
-      guard isClosed, slots.isEmpty, teardowns.isEmpty else { return false }
+      guard isClosed, instances.isEmpty, makings.isEmpty, teardowns.isEmpty else {
+        return false
+      }
       asyncOnces.removeAll(keepingCapacity: true)
-      if let spare = spareSlots.take() { slots = spare }
+      if let spare = spareInstances.take() { instances = spare }
       isClosed = false
       return true
     }
 
     func probe(_ key: ObjectIdentifier) -> CreationProbe {
-      switch slots[key] {
-      case .ready(let instance): .ready(instance)
-      case .making(let making): .making(making)
-      case nil: .absent
-      }
+      if let instance = instances[key] { return .ready(instance) }
+      return making(key).map(CreationProbe.making) ?? .absent
     }
 
     /// A closed scope makes no new instance.
     var refusal: DIError? { isClosed ? DIRequestScope.closedError : nil }
 
     func making(_ key: ObjectIdentifier) -> Making? {
-      guard case .making(let making) = slots[key] else { return nil }
-      return making
+      for open in makings where open.key == key { return open.making }
+      return nil
     }
 
     mutating func setMaking(_ making: Making?, for key: ObjectIdentifier) {
-      if let making { slots.set(.making(making), for: key) } else { slots.removeSlot(for: key) }
+      guard let index = makings.firstIndex(where: { $0.key == key }) else {
+        if let making { makings.append(OpenMaking(key: key, making: making)) }
+        return
+      }
+      if let making {
+        makings[index].making = making
+      } else {
+        makings.swapAt(index, makings.count - 1)
+        makings.removeLast()
+      }
     }
 
     /// Keeps `instance` for `key`, unless the scope is closed: then it is refused, and
@@ -91,7 +105,7 @@ public final class DIRequestScope: Sendable {
     /// - Returns: Whether the instance is kept.
     mutating func keep(_ instance: Instance, for key: ObjectIdentifier, hook: CleanHook?) -> Bool {
       guard !isClosed else { return false }
-      slots.set(.ready(instance), for: key)
+      instances.set(instance, for: key)
       if let hook {
         teardowns.append(
           Teardown(instance: instance, sequence: Teardown.nextSequence(), hook: hook))
@@ -164,22 +178,23 @@ public final class DIRequestScope: Sendable {
   /// Closes the scope whose state is `state` and returns the teardowns of the instances
   /// it dropped (nil when it was closed already).
   static func drop(_ state: Locked<State>) -> [Teardown]? {
-    let dropped = state.withLock { state -> (SmallIdentityMap<Slot>, [Teardown])? in
+    let dropped = state.withLock { state -> (SmallIdentityMap<Instance>, [Teardown])? in
       guard !state.isClosed else { return nil }
       state.isClosed = true
       // Makings under way stay: each ends by finding the scope closed.
-      let slots = state.slots.removeAll { if case .making = $0 { true } else { false } }
+      var instances = SmallIdentityMap<Instance>()
+      swap(&instances, &state.instances)
       let teardowns = state.teardowns
       state.teardowns = []
-      return (slots, teardowns)
+      return (instances, teardowns)
     }
     guard let (dropped, teardowns) = dropped else { return nil }
-    var slots = dropped
+    var instances = dropped
     // The instances are released here, outside the lock; the emptied storage is kept for
     // the next scope of this state.
-    if slots.removeAllKeepingSmallStorage() {
+    if instances.removeAllKeepingSmallStorage() {
       state.withLock { state in
-        if state.spareSlots == nil { state.spareSlots = slots }
+        if state.spareInstances == nil { state.spareInstances = instances }
       }
     }
     return teardowns

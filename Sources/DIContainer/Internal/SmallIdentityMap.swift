@@ -51,23 +51,6 @@ struct SmallIdentityMap<Slot> {
     return keeps
   }
 
-  /// Removes the slot of `key`, if there is one.
-  mutating func removeSlot(for key: ObjectIdentifier) {
-    guard let position = position(of: key) else { return }
-    remove(at: position)
-  }
-
-  /// Removes every entry but those `isKept` accepts, and returns the map as it was, for
-  /// its slots to be released later (out of a lock).
-  mutating func removeAll(keeping isKept: (Slot) -> Bool) -> SmallIdentityMap {
-    var kept = SmallIdentityMap()
-    for index in entries.indices where isKept(entries[index].slot) {
-      kept.append(entries[index].slot, for: entries[index].key)
-    }
-    swap(&self, &kept)
-    return kept
-  }
-
   /// Replaces every slot with what `transform` makes of it, in place; nil removes it.
   mutating func update(_ transform: (Slot) -> Slot?) {
     var kept = 0
@@ -105,17 +88,5 @@ struct SmallIdentityMap<Slot> {
 
   private mutating func reindex() {
     positions = Dictionary(uniqueKeysWithValues: zip(entries.map(\.key), entries.indices))
-  }
-
-  /// Removes the entry at `position`, moving the last one into its place.
-  private mutating func remove(at position: Int) {
-    let removed = entries[position].key
-    let last = entries.count - 1
-    if position != last {
-      entries.swapAt(position, last)
-      positions?[entries[position].key] = position
-    }
-    entries.removeLast()
-    positions?[removed] = nil
   }
 }

@@ -117,6 +117,43 @@ enum SCDeepChain {
     }
   }
 
+  @Test func deepScopedChainIsMadeOnceInAScopeAndDroppedWithIt() async throws {
+    // Hundreds of makings open at once in one scope (a `.scoped` level takes more stack
+    // than a prototype one), each made once, all dropped on close.
+    let depth = 400
+    let container = DIContainer()
+    SCDeepChain.register(depth: depth, in: container, lifetime: .scoped)
+    let outcome = SCLocked<(sameRoot: Bool, levels: Int, deepestFreed: Bool)?>(nil)
+    let finished = await scRunOnThread(stackSize: 8 << 20, timeout: SCEnvironment.seconds(15)) {
+      let scope = container.makeScope()
+      do throws(DIError) {
+        let first: SCDeepRoot = try scope.tryResolve()
+        let second: SCDeepRoot = try scope.tryResolve()
+        scope.close()
+        // Walked unlinking, so the chain is released without recursion.
+        weak var deepest: (any SCDeepLink)?
+        var levels = 0
+        var node: (any SCDeepLink)? = first
+        while let current = node {
+          levels += 1
+          deepest = current
+          node = current.detachNext()
+        }
+        let result = (first === second, levels, deepest == nil)
+        outcome.withLock { $0 = result }
+      } catch  where SCEnvironment.isThreadSanitized && error.code == .tooDeep {
+        // Sanitizer builds use far bigger frames; only plain debug builds must fit.
+      } catch {
+        Issue.record("a \(depth)-deep .scoped chain failed: \(scBrief(error))")
+      }
+    }
+    try #require(finished, "resolving a deep .scoped chain did not finish")
+    guard let result = outcome.current else { return }
+    #expect(result.sameRoot, "a .scoped instance was made twice in one scope")
+    #expect(result.levels == depth)
+    #expect(result.deepestFreed, "the closed scope still holds its instances")
+  }
+
   @Test func chainOfSixtyFiveIsNotMistakenForACycle() async throws {
     // More than the 64 levels an approximate depth limit would allow.
     let container = DIContainer()
