@@ -94,8 +94,9 @@ public final class DIRequestScope: Sendable {
       if let making {
         makings[index].making = making
       } else {
-        makings.swapAt(index, makings.count - 1)
-        makings.removeLast()
+        // The last one, usually: makings end in the reverse order of their start.
+        let last = makings.removeLast()
+        if index < makings.count { makings[index] = last }
       }
     }
 
