@@ -544,14 +544,17 @@ package struct DIResolutionContext {
 
   /// `value` as a `T` it conforms to or inherits from (a service of its component).
   @inline(never)
-  private static func cast<T>(
-    _ value: Any, to type: T.Type, component: Component
+  private static func cast<Value, T>(
+    _ value: Value, to type: T.Type, component: Component
   ) throws(DIError) -> T {
-    guard let typed = value as? T else {
+    // A cast pattern casts into a `T`: `as? T` would make a `T?`, whose metadata, with
+    // `T` not known here, is looked up at each call.
+    switch value {
+    case let typed as T: return typed
+    default:
       throw DIError(
         .notAService, requestedName: String(describing: T.self), component: component.summary)
     }
-    return typed
   }
 
   /// The instance of `component`, from its lifetime's storage or new.
