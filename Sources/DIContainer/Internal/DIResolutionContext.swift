@@ -379,13 +379,17 @@ package struct DIResolutionContext {
           position: position, expected: String(describing: T.self), ofDependency: depth > 1))
     }
     let argument = arguments[position - 1]
-    guard let typed = argument as? T else {
-      throw DIError(
-        .wrongArgument(
-          position: position, expected: String(describing: T.self),
-          actual: String(describing: Swift.type(of: argument))))
+    return try UnsafeExactCast.value(argument, as: T.self) { () throws(DIError) -> T in
+      // A cast pattern, as in ``cast(_:to:component:)``: no `T?` metadata to look up.
+      switch argument {
+      case let typed as T: return typed
+      default:
+        throw DIError(
+          .wrongArgument(
+            position: position, expected: String(describing: T.self),
+            actual: String(describing: Swift.type(of: argument))))
+      }
     }
-    return typed
   }
 
   private mutating func resolve<T>(
