@@ -28,7 +28,7 @@ extension DIComponentBuilder {
   @discardableResult
   public func onClean(_ hook: @escaping @Sendable (Impl) throws -> Void) -> Self {
     // The component makes only `Impl` instances.
-    edit { $0.onClean.append(.sync { instance in try hook(instance as! Impl) }) }
+    edit { $0.onClean.append(.sync { instance in try hook(Self.made(instance)) }) }
   }
 
   /// Runs the `async` `hook` on each instance the library drops: what a connection pool's
@@ -55,7 +55,7 @@ extension DIComponentBuilder {
       draft.onClean.append(
         .async { instance in
           // The component makes only `Impl` instances.
-          try await hook(instance as! Impl)
+          try await hook(Self.made(instance))
         })
     }
   }

@@ -18,6 +18,12 @@ public struct DIComponentBuilder<Impl>: Sendable {
     return self
   }
 
+  /// `instance`, which this component made, as its `Impl`: with no dynamic cast when it is
+  /// exactly one (a hook runs for every instance dropped, `postInit` for every one made).
+  static func made(_ instance: Any) -> Impl {
+    UnsafeExactCast.value(instance, as: Impl.self) { instance as! Impl }
+  }
+
   /// Makes the component resolvable as `service` too.
   ///
   /// One component keeps one instance across its services: a `.perContainer(.single)`
@@ -107,7 +113,7 @@ public struct DIComponentBuilder<Impl>: Sendable {
   @discardableResult
   public func postInit(_ action: @escaping @Sendable (Impl) throws -> Void) -> Self {
     // The component makes only `Impl` instances.
-    edit { $0.postInit.append(.sync { instance in try action(instance as! Impl) }) }
+    edit { $0.postInit.append(.sync { instance in try action(Self.made(instance)) }) }
   }
 
   /// Runs the `async` `action` after every injection of a new instance: a cache that
@@ -130,7 +136,7 @@ public struct DIComponentBuilder<Impl>: Sendable {
   @discardableResult
   public func postInit(_ action: @escaping @Sendable (Impl) async throws -> Void) -> Self {
     // The component makes only `Impl` instances.
-    edit { $0.postInit.append(.async { instance in try await action(instance as! Impl) }) }
+    edit { $0.postInit.append(.async { instance in try await action(Self.made(instance)) }) }
   }
 
   /// Prefers this component among several candidates of a service.

@@ -11,9 +11,9 @@ enum UnsafeExactCast {
   /// `value` as a `T`: reinterpreted when its type is exactly `T`, else what `otherwise`
   /// makes of it.
   @inline(__always)
-  static func value<Value, T>(
-    _ value: Value, as type: T.Type, otherwise: () throws(DIError) -> T
-  ) throws(DIError) -> T {
+  static func value<Value, T, Failure: Error>(
+    _ value: Value, as type: T.Type, otherwise: () throws(Failure) -> T
+  ) throws(Failure) -> T {
     if Value.self == T.self { return unsafeBitCast(value, to: T.self) }
     return try otherwise()
   }
