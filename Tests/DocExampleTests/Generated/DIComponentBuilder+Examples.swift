@@ -18,66 +18,66 @@ func example_DIComponentBuilder_swift_L4() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:30
-func example_DIComponentBuilder_swift_L30() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 31)
+// From Sources/DIContainer/API/DIComponentBuilder.swift:36
+func example_DIComponentBuilder_swift_L36() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 37)
   container.register(Cat.init).as(Animal.self).as(Pet.self)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:57
-func example_DIComponentBuilder_swift_L57() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 58)
+// From Sources/DIContainer/API/DIComponentBuilder.swift:63
+func example_DIComponentBuilder_swift_L63() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 64)
   container.register(Cat.init).as(Pet.self, tag: Indoor.self).as(Pet.self, tag: Small.self)
   let indoor: Pet = by(tag: Indoor.self, on: container.resolve())
   _ = indoor
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 60)
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 66)
   let both: Pet = by(tags: Indoor.self, Small.self, on: container.resolve())
   _ = both
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:76
-func example_DIComponentBuilder_swift_L76() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 77)
+// From Sources/DIContainer/API/DIComponentBuilder.swift:82
+func example_DIComponentBuilder_swift_L82() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 83)
   container.register(Cat.init).lifetime(.perContainer(.weak))
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:102
-func example_DIComponentBuilder_swift_L102() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 103)
+// From Sources/DIContainer/API/DIComponentBuilder.swift:108
+func example_DIComponentBuilder_swift_L108() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 109)
   container.register(Presenter.init)
     .injection(\.interactor)
     .postInit { presenter in presenter.interactor.delegate = presenter }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:126
-func example_DIComponentBuilder_swift_L126() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 127)
+// From Sources/DIContainer/API/DIComponentBuilder.swift:132
+func example_DIComponentBuilder_swift_L132() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 133)
   container.register(MailQueue.init)
     .postInit { queue in await queue.flush() }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:140
-func example_DIComponentBuilder_swift_L140() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 141)
+// From Sources/DIContainer/API/DIComponentBuilder.swift:146
+func example_DIComponentBuilder_swift_L146() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 147)
   container.register { MainLogger(loggers: many($0)) }.as(Logger.self).default()
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:153
-func example_DIComponentBuilder_swift_L153() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 154)
+// From Sources/DIContainer/API/DIComponentBuilder.swift:159
+func example_DIComponentBuilder_swift_L159() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 160)
   container.register(FakeClock.init).as(Clock.self).test()
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:165
-func example_DIComponentBuilder_swift_L165() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 166)
+// From Sources/DIContainer/API/DIComponentBuilder.swift:171
+func example_DIComponentBuilder_swift_L171() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 172)
   container.register(Server.init).root()
 #sourceLocation()
 }

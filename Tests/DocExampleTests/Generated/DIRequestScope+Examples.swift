@@ -24,29 +24,29 @@ func example_DIRequestScope_swift_L21() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:120
-func example_DIRequestScope_swift_L120() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 121)
+// From Sources/DIContainer/API/DIRequestScope.swift:135
+func example_DIRequestScope_swift_L135() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 136)
   scope.close()
   #expect(scope.isClosed)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:137
-func example_DIRequestScope_swift_L137() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 138)
+// From Sources/DIContainer/API/DIRequestScope.swift:152
+func example_DIRequestScope_swift_L152() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 153)
   let scope = container.makeScope()
   _ = scope
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 139)
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 154)
   defer { scope.close() }
   let handler: Handler = scope.resolve()
   _ = handler
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:149
-func example_DIRequestScope_swift_L149() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 150)
+// From Sources/DIContainer/API/DIRequestScope.swift:164
+func example_DIRequestScope_swift_L164() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 165)
   await scope.closeAwaitingHooks()
 #sourceLocation()
 }
