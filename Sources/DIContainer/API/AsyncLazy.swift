@@ -31,9 +31,10 @@ public final class AsyncLazy<T>: Sendable, CustomStringConvertible {
   public var value: T {
     get async throws(DIError) {
       // `once` keeps only what `request` resolved as a `T`.
-      try await once.value(T.self) { () async throws(DIError) in
+      let value = try await once.value(T.self) { () async throws(DIError) in
         try await request.resolveAsync(T.self, arguments: nil)
-      } as! T
+      }
+      return UnsafeExactCast.known(value, as: T.self)
     }
   }
 

@@ -33,9 +33,10 @@ public final class AsyncLazyWithArguments<T, each Argument>: Sendable, CustomStr
     var list: [Any] = []
     for argument in repeat each arguments { list.append(argument) }
     // `once` keeps only what `request` resolved as a `T`.
-    return try await once.value(T.self) { [list] () async throws(DIError) in
+    let value = try await once.value(T.self) { [list] () async throws(DIError) in
       try await request.resolveAsync(T.self, arguments: list)
-    } as! T
+    }
+    return UnsafeExactCast.known(value, as: T.self)
   }
 
   /// Whether the value was made.

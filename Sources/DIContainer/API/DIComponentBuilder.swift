@@ -21,7 +21,7 @@ public struct DIComponentBuilder<Impl>: Sendable {
   /// `instance`, which this component made, as its `Impl`: with no dynamic cast when it is
   /// exactly one (a hook runs for every instance dropped, `postInit` for every one made).
   static func made(_ instance: Any) -> Impl {
-    UnsafeExactCast.value(instance, as: Impl.self) { instance as! Impl }
+    UnsafeExactCast.known(instance, as: Impl.self)
   }
 
   /// Makes the component resolvable as `service` too.

@@ -77,7 +77,9 @@ public final class Lazy<T>: Sendable, CustomStringConvertible {
   /// ```
   public func tryValue() throws(DIError) -> T {
     // `once` keeps only what `request` resolved as a `T`.
-    try once.value { () throws(DIError) in try request.resolve(T.self, arguments: nil) } as! T
+    UnsafeExactCast.known(
+      try once.value { () throws(DIError) in try request.resolve(T.self, arguments: nil) },
+      as: T.self)
   }
 
   /// Whether the value was made.

@@ -51,8 +51,9 @@ public final class LazyWithArguments<T, each Argument>: Sendable, CustomStringCo
     var list: [Any] = []
     for argument in repeat each arguments { list.append(argument) }
     // `once` keeps only what `request` resolved as a `T`.
-    return try once.value { () throws(DIError) in try request.resolve(T.self, arguments: list) }
-      as! T
+    return UnsafeExactCast.known(
+      try once.value { () throws(DIError) in try request.resolve(T.self, arguments: list) },
+      as: T.self)
   }
 
   /// Whether the value was made.

@@ -121,7 +121,7 @@ final class DelayedRequest: Sendable {
   func resolve<T>(_ type: T.Type, arguments: [Any]?) throws(DIError) -> T {
     if case .closure(let make) = source {
       // `make` is the closure of a delayed value of `T`, which returns a `T`.
-      return make() as! T
+      return UnsafeExactCast.known(make(), as: T.self)
     }
     let target = try target(arguments: arguments)
     do throws(DIError) {
@@ -141,7 +141,7 @@ final class DelayedRequest: Sendable {
   func resolveAsync<T>(_ type: T.Type, arguments: [Any]?) async throws(DIError) -> T {
     if case .closure(let make) = source {
       // `make` is the closure of a delayed value of `T`, which returns a `T`.
-      return make() as! T
+      return UnsafeExactCast.known(make(), as: T.self)
     }
     let target = try target(arguments: arguments)
     do throws(DIError) {

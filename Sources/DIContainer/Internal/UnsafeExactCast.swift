@@ -18,6 +18,14 @@ enum UnsafeExactCast {
     return try otherwise()
   }
 
+  /// `value`, which is known to be a `T` (what a request of `T` returned, kept as `Any`):
+  /// reinterpreted when its type is exactly `T`, else force-cast (an instance of a
+  /// protocol `T` is kept as its concrete type).
+  @inline(__always)
+  static func known<T>(_ value: Any, as type: T.Type) -> T {
+    Self.value(value, as: T.self) { value as! T }
+  }
+
   /// `value` as an object, when its type is a class (read from the type's metadata: no
   /// dynamic cast, which would look protocol conformances up for each new type); else nil.
   @inlinable @inline(__always)
