@@ -27,23 +27,23 @@ func example_AsyncLazy_swift_L28() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/AsyncLazy.swift:42
-func example_AsyncLazy_swift_L42() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/AsyncLazy.swift", line: 43)
+// From Sources/DIContainer/API/AsyncLazy.swift:43
+func example_AsyncLazy_swift_L43() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/AsyncLazy.swift", line: 44)
   if lazyPool.wasMade { try await lazyPool.value.close() }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/AsyncLazy.swift:52
-func example_AsyncLazy_swift_L52() throws {
-#sourceLocation(file: "Sources/DIContainer/API/AsyncLazy.swift", line: 53)
+// From Sources/DIContainer/API/AsyncLazy.swift:53
+func example_AsyncLazy_swift_L53() throws {
+#sourceLocation(file: "Sources/DIContainer/API/AsyncLazy.swift", line: 54)
   lazyPool.clear()
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/AsyncLazy.swift:61
-func example_AsyncLazy_swift_L61() throws {
-#sourceLocation(file: "Sources/DIContainer/API/AsyncLazy.swift", line: 62)
+// From Sources/DIContainer/API/AsyncLazy.swift:62
+func example_AsyncLazy_swift_L62() throws {
+#sourceLocation(file: "Sources/DIContainer/API/AsyncLazy.swift", line: 63)
   print(lazyPool)   // AsyncLazy<AsyncPool> (not made yet)
 #sourceLocation()
 }

@@ -27,62 +27,62 @@ func example_AsyncLazyWithArguments_swift_L29() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/AsyncLazyWithArguments.swift:43
-func example_AsyncLazyWithArguments_swift_L43() throws {
-#sourceLocation(file: "Sources/DIContainer/API/AsyncLazyWithArguments.swift", line: 44)
+// From Sources/DIContainer/API/AsyncLazyWithArguments.swift:44
+func example_AsyncLazyWithArguments_swift_L44() throws {
+#sourceLocation(file: "Sources/DIContainer/API/AsyncLazyWithArguments.swift", line: 45)
   if asyncConnection.wasMade { print("connected") }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/AsyncLazyWithArguments.swift:53
-func example_AsyncLazyWithArguments_swift_L53() throws {
-#sourceLocation(file: "Sources/DIContainer/API/AsyncLazyWithArguments.swift", line: 54)
+// From Sources/DIContainer/API/AsyncLazyWithArguments.swift:54
+func example_AsyncLazyWithArguments_swift_L54() throws {
+#sourceLocation(file: "Sources/DIContainer/API/AsyncLazyWithArguments.swift", line: 55)
   asyncConnection.clear()
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/AsyncLazyWithArguments.swift:62
-func example_AsyncLazyWithArguments_swift_L62() throws {
-#sourceLocation(file: "Sources/DIContainer/API/AsyncLazyWithArguments.swift", line: 63)
+// From Sources/DIContainer/API/AsyncLazyWithArguments.swift:63
+func example_AsyncLazyWithArguments_swift_L63() throws {
+#sourceLocation(file: "Sources/DIContainer/API/AsyncLazyWithArguments.swift", line: 64)
   print(asyncConnection)   // the type, then its value once made
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/AsyncLazyWithArguments.swift:91
-func example_AsyncLazyWithArguments_swift_L91() throws {
-#sourceLocation(file: "Sources/DIContainer/API/AsyncLazyWithArguments.swift", line: 92)
+// From Sources/DIContainer/API/AsyncLazyWithArguments.swift:92
+func example_AsyncLazyWithArguments_swift_L92() throws {
+#sourceLocation(file: "Sources/DIContainer/API/AsyncLazyWithArguments.swift", line: 93)
   let connection: AsyncLazy1<Connection, String> = container.resolve()
   _ = connection
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/AsyncLazyWithArguments.swift:98
-func example_AsyncLazyWithArguments_swift_L98() throws {
-#sourceLocation(file: "Sources/DIContainer/API/AsyncLazyWithArguments.swift", line: 99)
+// From Sources/DIContainer/API/AsyncLazyWithArguments.swift:99
+func example_AsyncLazyWithArguments_swift_L99() throws {
+#sourceLocation(file: "Sources/DIContainer/API/AsyncLazyWithArguments.swift", line: 100)
   let cat: AsyncLazy2<Cat, String, Int> = container.resolve()
   _ = cat
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/AsyncLazyWithArguments.swift:105
-func example_AsyncLazyWithArguments_swift_L105() throws {
-#sourceLocation(file: "Sources/DIContainer/API/AsyncLazyWithArguments.swift", line: 106)
+// From Sources/DIContainer/API/AsyncLazyWithArguments.swift:106
+func example_AsyncLazyWithArguments_swift_L106() throws {
+#sourceLocation(file: "Sources/DIContainer/API/AsyncLazyWithArguments.swift", line: 107)
   let cat: AsyncLazy3<Cat, String, Int, Bool> = container.resolve()
   _ = cat
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/AsyncLazyWithArguments.swift:112
-func example_AsyncLazyWithArguments_swift_L112() throws {
-#sourceLocation(file: "Sources/DIContainer/API/AsyncLazyWithArguments.swift", line: 113)
+// From Sources/DIContainer/API/AsyncLazyWithArguments.swift:113
+func example_AsyncLazyWithArguments_swift_L113() throws {
+#sourceLocation(file: "Sources/DIContainer/API/AsyncLazyWithArguments.swift", line: 114)
   let cat: AsyncLazy4<Cat, String, Int, Bool, Double> = container.resolve()
   _ = cat
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/AsyncLazyWithArguments.swift:119
-func example_AsyncLazyWithArguments_swift_L119() throws {
-#sourceLocation(file: "Sources/DIContainer/API/AsyncLazyWithArguments.swift", line: 120)
+// From Sources/DIContainer/API/AsyncLazyWithArguments.swift:120
+func example_AsyncLazyWithArguments_swift_L120() throws {
+#sourceLocation(file: "Sources/DIContainer/API/AsyncLazyWithArguments.swift", line: 121)
   let cat: AsyncLazy5<Cat, String, Int, Bool, Double, Float> = container.resolve()
   _ = cat
 #sourceLocation()

@@ -46,51 +46,51 @@ extension LazyExamples {
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Lazy.swift:85
-  func example_Lazy_swift_L85() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 86)
+  // From Sources/DIContainer/API/Lazy.swift:87
+  func example_Lazy_swift_L87() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 88)
     if lazyDatabase.wasMade { lazyDatabase.value.close() }
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Lazy.swift:99
-  func example_Lazy_swift_L99() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 100)
+  // From Sources/DIContainer/API/Lazy.swift:101
+  func example_Lazy_swift_L101() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 102)
     let first = lazyDatabase.value
     _ = first
-#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 101)
+#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 103)
     lazyDatabase.clear()
     let second = lazyDatabase.value   // a new Database, for a .prototype one
     _ = second
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Lazy.swift:111
-  func example_Lazy_swift_L111() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 112)
+  // From Sources/DIContainer/API/Lazy.swift:113
+  func example_Lazy_swift_L113() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 114)
     let number: Lazy<Int> = container.resolve()
     _ = number
-#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 113)
+#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 115)
     print(number)   // Lazy<Int> (not made yet)
     _ = number.value
     print(number)   // Lazy<Int>: 1
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Lazy.swift:129
-  func example_Lazy_swift_L129() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 130)
+  // From Sources/DIContainer/API/Lazy.swift:131
+  func example_Lazy_swift_L131() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 132)
     let number: Lazy<Int> = container.resolve()
     _ = number
-#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 131)
+#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 133)
     print(number)                   // 1: the value, made now
     print(number.description)       // Lazy<Int>: 1
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Lazy.swift:140
-  func example_Lazy_swift_L140() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 141)
+  // From Sources/DIContainer/API/Lazy.swift:142
+  func example_Lazy_swift_L142() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Lazy.swift", line: 143)
     debugPrint(number)
 #sourceLocation()
   }

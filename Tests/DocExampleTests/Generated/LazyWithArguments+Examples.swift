@@ -33,79 +33,79 @@ func example_LazyWithArguments_swift_L47() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/LazyWithArguments.swift:60
-func example_LazyWithArguments_swift_L60() throws {
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 61)
+// From Sources/DIContainer/API/LazyWithArguments.swift:61
+func example_LazyWithArguments_swift_L61() throws {
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 62)
   if lazyConnection.wasMade { lazyConnection.value("").close() }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/LazyWithArguments.swift:70
-func example_LazyWithArguments_swift_L70() throws {
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 71)
+// From Sources/DIContainer/API/LazyWithArguments.swift:71
+func example_LazyWithArguments_swift_L71() throws {
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 72)
   lazyConnection.clear()
   let other = lazyConnection.value("postgres://replica")
   _ = other
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/LazyWithArguments.swift:82
-func example_LazyWithArguments_swift_L82() throws {
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 83)
+// From Sources/DIContainer/API/LazyWithArguments.swift:83
+func example_LazyWithArguments_swift_L83() throws {
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 84)
   print(lazyConnection)   // the type, then its value once made
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/LazyWithArguments.swift:92
-func example_LazyWithArguments_swift_L92() throws {
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 93)
+// From Sources/DIContainer/API/LazyWithArguments.swift:93
+func example_LazyWithArguments_swift_L93() throws {
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 94)
   let connection: Lazy1<Connection, String> = container.resolve()
   _ = connection
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 94)
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 95)
   let db = connection.value("postgres://db")
   _ = db
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/LazyWithArguments.swift:100
-func example_LazyWithArguments_swift_L100() throws {
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 101)
+// From Sources/DIContainer/API/LazyWithArguments.swift:101
+func example_LazyWithArguments_swift_L101() throws {
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 102)
   let cat: Lazy2<Cat, String, Int> = container.resolve()
   _ = cat
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 102)
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 103)
   let mimi = cat.value("Mimi", 3)
   _ = mimi
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/LazyWithArguments.swift:108
-func example_LazyWithArguments_swift_L108() throws {
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 109)
+// From Sources/DIContainer/API/LazyWithArguments.swift:109
+func example_LazyWithArguments_swift_L109() throws {
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 110)
   let origin: Lazy3<Point, Int, Int, Int> = container.resolve()
   _ = origin
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 110)
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 111)
   let point = origin.value(0, 0, 0)
   _ = point
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/LazyWithArguments.swift:116
-func example_LazyWithArguments_swift_L116() throws {
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 117)
+// From Sources/DIContainer/API/LazyWithArguments.swift:117
+func example_LazyWithArguments_swift_L117() throws {
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 118)
   let unit: Lazy4<Rect, Int, Int, Int, Int> = container.resolve()
   _ = unit
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 118)
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 119)
   let rect = unit.value(0, 0, 1, 1)
   _ = rect
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/LazyWithArguments.swift:124
-func example_LazyWithArguments_swift_L124() throws {
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 125)
+// From Sources/DIContainer/API/LazyWithArguments.swift:125
+func example_LazyWithArguments_swift_L125() throws {
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 126)
   let first: Lazy5<Row, Int, String, String, Bool, Double> = container.resolve()
   _ = first
-#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 126)
+#sourceLocation(file: "Sources/DIContainer/API/LazyWithArguments.swift", line: 127)
   let row = first.value(1, "a", "b", true, 0.5)
   _ = row
 #sourceLocation()
