@@ -36,7 +36,7 @@ public final class DIRequestScope: Sendable {
   }
 
   /// The making under way of a `.scoped` instance of this scope.
-  struct OpenMaking {
+  struct KeyedMaking {
     let key: ObjectIdentifier
     var making: Making
   }
@@ -48,7 +48,7 @@ public final class DIRequestScope: Sendable {
     /// ends with two) copies no instance. Searched from the start: they are few (one per
     /// `.scoped` component being made at once, which a graph of nested ones bounds by its
     /// depth), and appending or removing one costs less than in a map.
-    var makings: [OpenMaking] = []
+    var makings: [KeyedMaking] = []
     /// The kept instances that have `onClean` hooks, to run when the scope closes.
     var teardowns: [Teardown] = []
     var isClosed = false
@@ -88,7 +88,7 @@ public final class DIRequestScope: Sendable {
 
     mutating func setMaking(_ making: Making?, for key: ObjectIdentifier) {
       guard let index = makings.firstIndex(where: { $0.key == key }) else {
-        if let making { makings.append(OpenMaking(key: key, making: making)) }
+        if let making { makings.append(KeyedMaking(key: key, making: making)) }
         return
       }
       if let making {

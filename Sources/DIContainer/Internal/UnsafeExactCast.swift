@@ -53,6 +53,11 @@ enum UnsafeExactCast {
   }
 
   /// The reference in `slot`, as a `T`, which is its class; `slot` is left nil.
+  ///
+  /// Sound only when the object's class is exactly `T`, which the guard of
+  /// ``object(_:as:otherwise:)``, its one caller, checks: for a protocol or a superclass
+  /// `T` (what `object is T` would let through) a value of `T` is not one reference, and
+  /// the move would read and write the wrong layout.
   @usableFromInline @inline(__always)
   static func move<T>(_ slot: UnsafeMutablePointer<AnyObject?>, as type: T.Type) -> T {
     let raw = UnsafeMutableRawPointer(slot)
