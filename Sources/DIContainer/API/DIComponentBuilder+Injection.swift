@@ -115,16 +115,11 @@ extension DIComponentBuilder {
 
   /// `instance` as the component's type: what it makes, or what `inject(into:)` was given.
   private static func target(_ instance: Any) throws(DIError) -> Impl {
-    try UnsafeExactCast.value(instance, as: Impl.self) { () throws(DIError) -> Impl in
-      // A cast pattern casts into an `Impl`, with no `Impl?` metadata to look up.
-      switch instance {
-      case let target as Impl: return target
-      default:
-        throw DIError(
-          .wrongInjectionTarget(
-            expected: String(describing: Impl.self),
-            actual: String(describing: type(of: instance))))
-      }
+    try UnsafeExactCast.cast(instance, to: Impl.self) {
+      DIError(
+        .wrongInjectionTarget(
+          expected: String(describing: Impl.self),
+          actual: String(describing: type(of: instance))))
     }
   }
 

@@ -379,16 +379,11 @@ package struct DIResolutionContext {
           position: position, expected: String(describing: T.self), ofDependency: depth > 1))
     }
     let argument = arguments[position - 1]
-    return try UnsafeExactCast.value(argument, as: T.self) { () throws(DIError) -> T in
-      // A cast pattern, as in ``cast(_:to:component:)``: no `T?` metadata to look up.
-      switch argument {
-      case let typed as T: return typed
-      default:
-        throw DIError(
-          .wrongArgument(
-            position: position, expected: String(describing: T.self),
-            actual: String(describing: Swift.type(of: argument))))
-      }
+    return try UnsafeExactCast.cast(argument, to: T.self) {
+      DIError(
+        .wrongArgument(
+          position: position, expected: String(describing: T.self),
+          actual: String(describing: Swift.type(of: argument))))
     }
   }
 
@@ -487,8 +482,8 @@ package struct DIResolutionContext {
       if let object = request._withUnsafeGuaranteedRef({ request in
         cell._withUnsafeGuaranteedRef { $0.publishedObject(for: request) }
       }) {
-        return try UnsafeExactCast.object(object, as: T.self) { (object) throws(DIError) in
-          try Self.cast(object, to: T.self, component: component)
+        return try UnsafeExactCast.cast(object: object, to: T.self) {
+          Self.notAService(T.self, component: component)
         }
       }
     }
@@ -500,26 +495,20 @@ package struct DIResolutionContext {
       }
       switch consume made {
       case .object(let object):
-        return try UnsafeExactCast.object(object, as: T.self) { (object) throws(DIError) in
-          try Self.cast(object, to: T.self, component: component)
+        return try UnsafeExactCast.cast(object: object, to: T.self) {
+          Self.notAService(T.self, component: component)
         }
       case .value(let value):
-        return try Self.value(value, as: T.self, component: component)
+        return try UnsafeExactCast.cast(value, to: T.self) {
+          Self.notAService(T.self, component: component)
+        }
       }
     }
     let value = try instance(of: component, requested: T.self) {
       (context, component) throws(DIError) in try context.instance(of: component)
     }
-    return try Self.value(value, as: T.self, component: component)
-  }
-
-  /// `value`, made by `component`, as a `T`: reinterpreted when it is exactly one.
-  @inline(__always)
-  private static func value<T>(
-    _ value: Any, as type: T.Type, component: Component
-  ) throws(DIError) -> T {
-    try UnsafeExactCast.value(value, as: T.self) { () throws(DIError) -> T in
-      try cast(value, to: T.self, component: component)
+    return try UnsafeExactCast.cast(value, to: T.self) {
+      Self.notAService(T.self, component: component)
     }
   }
 
@@ -546,19 +535,11 @@ package struct DIResolutionContext {
     }
   }
 
-  /// `value` as a `T` it conforms to or inherits from (a service of its component).
+  /// The error for an instance of `component` that is not a `T`, the service asked for.
   @inline(never)
-  private static func cast<Value, T>(
-    _ value: Value, to type: T.Type, component: Component
-  ) throws(DIError) -> T {
-    // A cast pattern casts into a `T`: `as? T` would make a `T?`, whose metadata, with
-    // `T` not known here, is looked up at each call.
-    switch value {
-    case let typed as T: return typed
-    default:
-      throw DIError(
-        .notAService, requestedName: String(describing: T.self), component: component.summary)
-    }
+  private static func notAService<T>(_ type: T.Type, component: Component) -> DIError {
+    DIError(
+      .notAService, requestedName: String(describing: T.self), component: component.summary)
   }
 
   /// The instance of `component`, from its lifetime's storage or new.

@@ -18,6 +18,42 @@ enum UnsafeExactCast {
     return try otherwise()
   }
 
+  /// `value` as a `T`: reinterpreted when its type is exactly `T`, else cast into one (a
+  /// conforming type to a protocol, a subclass to its superclass, a value into an
+  /// `Optional`); what `failure` makes when it is no `T`.
+  @inline(__always)
+  static func cast<Value, T, Failure: Error>(
+    _ value: Value, to type: T.Type, else failure: () -> Failure
+  ) throws(Failure) -> T {
+    try Self.value(value, as: T.self) { () throws(Failure) -> T in
+      try checkedCast(value, to: T.self, else: failure)
+    }
+  }
+
+  /// `object` as a `T`: moved out when its class is exactly `T` (see
+  /// ``object(_:as:otherwise:)``), else cast as ``cast(_:to:else:)`` casts.
+  @inline(__always)
+  static func cast<T, Failure: Error>(
+    object: consuming AnyObject, to type: T.Type, else failure: () -> Failure
+  ) throws(Failure) -> T {
+    try Self.object(object, as: T.self) { (object) throws(Failure) -> T in
+      try checkedCast(object, to: T.self, else: failure)
+    }
+  }
+
+  /// The checked cast of ``cast(_:to:else:)``, out of line. A cast pattern casts into a
+  /// `T`: `as? T` would make a `T?`, whose metadata, with `T` not known here, is looked up
+  /// at each call.
+  @inline(never)
+  private static func checkedCast<Value, T, Failure: Error>(
+    _ value: Value, to type: T.Type, else failure: () -> Failure
+  ) throws(Failure) -> T {
+    switch value {
+    case let typed as T: return typed
+    default: throw failure()
+    }
+  }
+
   /// `value`, which is known to be a `T` (what a request of `T` returned, kept as `Any`):
   /// reinterpreted when its type is exactly `T`, else force-cast (an instance of a
   /// protocol `T` is kept as its concrete type).
