@@ -16,28 +16,13 @@ private protocol PRAValueService {
   var text: String { get }
 }
 
-private class PRABase {
-  let ledger: PRLedger
-  let serial: Int
+private class PRABase: PRCounted {
   var dependency: PRAPayload?
-  init(_ ledger: PRLedger) {
-    self.ledger = ledger
-    serial = ledger.noteMade()
-  }
-  deinit { ledger.noteFreed() }
 }
 
 private final class PRASub: PRABase, PRAService {}
 
-private final class PRAPayload {
-  let ledger: PRLedger
-  let serial: Int
-  init(_ ledger: PRLedger) {
-    self.ledger = ledger
-    serial = ledger.noteMade()
-  }
-  deinit { ledger.noteFreed() }
-}
+private final class PRAPayload: PRCounted {}
 
 private struct PRAText: PRAValueService, Equatable {
   var text: String

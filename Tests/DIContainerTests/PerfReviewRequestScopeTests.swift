@@ -64,7 +64,9 @@ private final class PRSGate: @unchecked Sendable {
   }
 }
 
-private class PRSObject {
+/// An object that counts its making and its deinit in a ledger (shared by the PerfReview
+/// suites).
+class PRCounted {
   let ledger: PRLedger
   let serial: Int
   init(_ ledger: PRLedger) {
@@ -74,8 +76,8 @@ private class PRSObject {
   deinit { ledger.noteFreed() }
 }
 
-private final class PRSLog: PRSObject {}
-private final class PRSSession: PRSObject {
+private final class PRSLog: PRCounted {}
+private final class PRSSession: PRCounted {
   let log: PRSLog
   init(log: PRSLog, _ ledger: PRLedger) {
     self.log = log
@@ -84,7 +86,7 @@ private final class PRSSession: PRSObject {
 }
 
 /// A prototype between two `.scoped` objects.
-private final class PRSHelper: PRSObject {
+private final class PRSHelper: PRCounted {
   let log: PRSLog
   init(log: PRSLog, _ ledger: PRLedger) {
     self.log = log
@@ -92,7 +94,7 @@ private final class PRSHelper: PRSObject {
   }
 }
 
-private final class PRSHandler: PRSObject {
+private final class PRSHandler: PRCounted {
   let session: PRSSession
   let helper: PRSHelper
   let log: PRSLog
@@ -104,30 +106,30 @@ private final class PRSHandler: PRSObject {
   }
 }
 
-private final class PRSSlow: PRSObject {}
+private final class PRSSlow: PRCounted {}
 
 /// Two `.scoped` objects in a loop by their initializers.
-private final class PRSLoopA: PRSObject {
+private final class PRSLoopA: PRCounted {
   init(b: PRSLoopB, _ ledger: PRLedger) { super.init(ledger) }
 }
-private final class PRSLoopB: PRSObject {
+private final class PRSLoopB: PRCounted {
   init(a: PRSLoopA, _ ledger: PRLedger) { super.init(ledger) }
 }
-private final class PRSSelfLoop: PRSObject {
+private final class PRSSelfLoop: PRCounted {
   init(again: PRSSelfLoop, _ ledger: PRLedger) { super.init(ledger) }
 }
-private final class PRSViaPrototype: PRSObject {
+private final class PRSViaPrototype: PRCounted {
   init(middle: PRSMiddle, _ ledger: PRLedger) { super.init(ledger) }
 }
-private final class PRSMiddle: PRSObject {
+private final class PRSMiddle: PRCounted {
   init(back: PRSViaPrototype, _ ledger: PRLedger) { super.init(ledger) }
 }
 
 /// Two `.scoped` objects in a loop broken by a postponed injection.
-private final class PRSPeerA: PRSObject {
+private final class PRSPeerA: PRCounted {
   var peer: PRSPeerB?
 }
-private final class PRSPeerB: PRSObject {
+private final class PRSPeerB: PRCounted {
   let peer: PRSPeerA
   init(peer: PRSPeerA, _ ledger: PRLedger) {
     self.peer = peer
@@ -136,20 +138,20 @@ private final class PRSPeerB: PRSObject {
 }
 
 /// One of many `.scoped` component types: `PRSItem<SCDigit1, SCDigit7>` is item 17.
-private final class PRSItem<Tens: SCDigit, Ones: SCDigit>: PRSObject {
+private final class PRSItem<Tens: SCDigit, Ones: SCDigit>: PRCounted {
   var index: Int { Tens.value * 10 + Ones.value }
 }
 
 /// A level of a deep `.scoped` chain: level `100 * H + 10 * T + O` needs the next one.
-private final class PRSLevel<H: SCDigit, T: SCDigit, O: SCDigit>: PRSObject {
-  private(set) var next: PRSObject?
-  init(next: PRSObject?, _ ledger: PRLedger) {
+private final class PRSLevel<H: SCDigit, T: SCDigit, O: SCDigit>: PRCounted {
+  private(set) var next: PRCounted?
+  init(next: PRCounted?, _ ledger: PRLedger) {
     self.next = next
     super.init(ledger)
   }
   var level: Int { H.value * 100 + T.value * 10 + O.value }
   /// Unlinks the next level, so a long chain is released level by level.
-  func detach() -> PRSObject? {
+  func detach() -> PRCounted? {
     defer { next = nil }
     return next
   }
@@ -177,18 +179,18 @@ private func registerItem<Tens: SCDigit, Ones: SCDigit>(
     return PRSItem<Tens, Ones>(ledger)
   }
   .lifetime(.scoped)
-  .as(PRSObject.self, tag: PRSItem<Tens, Ones>.self)
+  .as(PRCounted.self, tag: PRSItem<Tens, Ones>.self)
   .onClean { ledger.noteCleaned($0.serial) }
 }
 
 /// Resolves item `index` in `scope`.
-private func item(_ index: Int, in scope: DIRequestScope) throws(DIError) -> PRSObject {
+private func item(_ index: Int, in scope: DIRequestScope) throws(DIError) -> PRCounted {
   try itemOf(scDigit(index / 10), scDigit(index % 10), in: scope)
 }
 
 private func itemOf<Tens: SCDigit, Ones: SCDigit>(
   _: Tens.Type, _: Ones.Type, in scope: DIRequestScope
-) throws(DIError) -> PRSObject {
+) throws(DIError) -> PRCounted {
   let item: PRSItem<Tens, Ones> = try scope.tryResolve()
   return item
 }
@@ -658,7 +660,7 @@ private func registerHandlerGraph(in container: DIContainer, ledger: PRLedger, s
       #expect(got.allSatisfy { $0 === got.first })
       #expect(ledger.made == depth)
       var levels = 0
-      var node: PRSObject? = got.first
+      var node: PRCounted? = got.first
       while let current = node {
         levels += 1
         node = (current as? any PRSDetachable)?.detachNext()
@@ -709,9 +711,9 @@ private struct Weak {
 
 /// What walks a chain of levels.
 private protocol PRSDetachable: AnyObject {
-  func detachNext() -> PRSObject?
+  func detachNext() -> PRCounted?
 }
 
 extension PRSLevel: PRSDetachable {
-  func detachNext() -> PRSObject? { detach() }
+  func detachNext() -> PRCounted? { detach() }
 }
