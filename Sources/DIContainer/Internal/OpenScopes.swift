@@ -6,7 +6,7 @@
 /// A scope's place is numbered, so recording and forgetting it hash nothing.
 ///
 /// Up to ``keptStates`` places keep their state when their scope closes. A new scope given
-/// such a place reuses the state, its lock and its slot storage, when nothing else holds it
+/// such a place reuses the state, its lock and its instance storage, when nothing else holds it
 /// any more (the closed scope is gone, and so is every request that used it) and it is
 /// empty: so a server's scope per request allocates only the scope object. A state still
 /// held anywhere is left to its holders, and the place gets a new one. The other closed
