@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -6,20 +8,24 @@
   import Darwin
 #endif
 
-/// A value guarded by a pthread mutex, with a condition to wait on, all in one heap
-/// allocation.
+/// A value guarded by a lock, with a condition to wait on, all in one heap allocation.
 ///
-/// `Synchronization.Mutex` would do for the lock, but on Linux it waits on a futex that
-/// ThreadSanitizer does not see, so every access it guards is reported as a race. A pthread
-/// mutex is understood by ThreadSanitizer on every platform, at the same cost uncontended.
-/// The value lives in the buffer's header, so reaching it costs no exclusivity check.
+/// The lock is an atomic word taken with one compare-and-exchange and given back with one
+/// exchange when nobody waits (a pthread mutex pair costs ~50 instructions more, and a
+/// request scope takes up to 13 locks per request: Benchmarks/PROFILE.md). A thread that
+/// finds it held spins briefly, then parks on a pthread condition. `Synchronization.Mutex`
+/// would do for the fast path, but on Linux it waits on a futex that ThreadSanitizer does
+/// not see, so every access it guards is reported as a race; the atomic operations here
+/// are compiled into this module and ThreadSanitizer sees them, and it understands the
+/// pthread mutex and condition of the slow path on every platform. The value lives in the
+/// buffer's header, so reaching it costs no exclusivity check.
 package struct Locked<Value>: @unchecked Sendable {
   private final class Storage: ManagedBuffer<Value, LockPrimitives> {
     // `ManagedBuffer` destroys the header (the value) itself; the primitives are ours.
     deinit {
       withUnsafeMutablePointerToElements { primitives in
         pthread_cond_destroy(&primitives.pointee.condition)
-        pthread_mutex_destroy(&primitives.pointee.mutex)
+        pthread_mutex_destroy(&primitives.pointee.parking)
         primitives.deinitialize(count: 1)
       }
     }
@@ -33,7 +39,7 @@ package struct Locked<Value>: @unchecked Sendable {
       Storage.create(minimumCapacity: 1) { _ in value }, to: Storage.self)
     storage.withUnsafeMutablePointerToElements { primitives in
       primitives.initialize(to: LockPrimitives())
-      pthread_mutex_init(&primitives.pointee.mutex, nil)
+      pthread_mutex_init(&primitives.pointee.parking, nil)
       pthread_cond_init(&primitives.pointee.condition, nil)
     }
   }
@@ -44,8 +50,8 @@ package struct Locked<Value>: @unchecked Sendable {
     _ body: (inout Value) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     try storage.withUnsafeMutablePointers { (value, primitives) throws(Failure) -> Result in
-      pthread_mutex_lock(&primitives.pointee.mutex)
-      defer { pthread_mutex_unlock(&primitives.pointee.mutex) }
+      primitives.lock()
+      defer { primitives.unlock() }
       return try body(&value.pointee)
     }
   }
@@ -56,8 +62,8 @@ package struct Locked<Value>: @unchecked Sendable {
     _ body: (inout Value, Waiter) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     try storage.withUnsafeMutablePointers { (value, primitives) throws(Failure) -> Result in
-      pthread_mutex_lock(&primitives.pointee.mutex)
-      defer { pthread_mutex_unlock(&primitives.pointee.mutex) }
+      primitives.lock()
+      defer { primitives.unlock() }
       return try body(&value.pointee, Waiter(primitives: primitives))
     }
   }
@@ -74,28 +80,103 @@ package struct Locked<Value>: @unchecked Sendable {
   /// Wakes every thread waiting in ``withLockWaiting(_:)``; call it after changing the
   /// value.
   package func broadcast() {
-    storage.withUnsafeMutablePointerToElements { primitives in
-      _ = pthread_cond_broadcast(&primitives.pointee.condition)
-    }
+    storage.withUnsafeMutablePointerToElements { primitives in primitives.broadcast() }
   }
 
   /// Waits, inside ``Locked/withLockWaiting(_:)``, for a ``Locked/broadcast()``.
   package struct Waiter {
     fileprivate let primitives: UnsafeMutablePointer<LockPrimitives>
 
-    /// Releases the lock until the next broadcast (or a spurious wake-up), then takes it
-    /// again: check the value again afterwards.
+    /// Releases the lock until the next broadcast, then takes it again: check the value
+    /// again afterwards.
     package func wait() {
-      _ = pthread_cond_wait(&primitives.pointee.condition, &primitives.pointee.mutex)
+      primitives.waitForBroadcast()
     }
   }
 }
 
-/// The mutex and the condition of a ``Locked``, side by side in its buffer's elements.
+/// The lock word, and the pthread mutex and condition that threads park on, side by side
+/// in a ``Locked`` buffer's elements.
 ///
 /// Not nested in the generic `Locked`: a nested type would be generic too, and its metadata
 /// looked up at every new lock.
-private struct LockPrimitives {
-  var mutex = pthread_mutex_t()
+private struct LockPrimitives: ~Copyable {
+  /// 0: free; 1: held; 2: held, and a thread may be parked waiting for it.
+  let state = Atomic<UInt32>(0)
+  /// How many broadcasts there were; changed and read holding `parking`. Atomic only so
+  /// that no Swift access writes the primitives while other threads use the lock word.
+  let broadcasts = Atomic<UInt32>(0)
+  /// Guards parking: a thread checks the lock word and parks holding it, and a thread
+  /// wakes the parked ones holding it, so no wake-up is lost between the two.
+  var parking = pthread_mutex_t()
+  /// Where threads wait for the lock, and for a broadcast.
   var condition = pthread_cond_t()
+}
+
+extension UnsafeMutablePointer where Pointee == LockPrimitives {
+  @inline(__always)
+  fileprivate func lock() {
+    if pointee.state.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
+      return
+    }
+    lockContended()
+  }
+
+  @inline(__always)
+  fileprivate func unlock() {
+    if pointee.state.exchange(0, ordering: .releasing) == 2 { wakeParked() }
+  }
+
+  /// Takes the lock another thread holds: spins a little (a holder lets go within a few
+  /// hundred instructions), then parks until the holder lets go.
+  @inline(never)
+  private func lockContended() {
+    for _ in 0..<64 {
+      if pointee.state.load(ordering: .relaxed) == 0,
+        pointee.state.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+      {
+        return
+      }
+    }
+    pthread_mutex_lock(&pointee.parking)
+    // Marking the word 2 tells the holder to wake the parked threads as it lets go; a
+    // thread that takes the lock this way keeps the mark, so it wakes the others in turn.
+    while pointee.state.exchange(2, ordering: .acquiring) != 0 {
+      pthread_cond_wait(&pointee.condition, &pointee.parking)
+    }
+    pthread_mutex_unlock(&pointee.parking)
+  }
+
+  @inline(never)
+  private func wakeParked() {
+    pthread_mutex_lock(&pointee.parking)
+    // Broadcast: the condition is shared with `waitForBroadcast`, whose threads must not
+    // take the one wake-up a thread parked for the lock needs.
+    pthread_cond_broadcast(&pointee.condition)
+    pthread_mutex_unlock(&pointee.parking)
+  }
+
+  /// Lets go of the lock, which the caller holds, until the next broadcast, then takes it
+  /// again.
+  fileprivate func waitForBroadcast() {
+    pthread_mutex_lock(&pointee.parking)
+    let seen = pointee.broadcasts.load(ordering: .relaxed)
+    // As `unlock()`, with `parking` already held: a broadcast cannot come between letting
+    // go and parking.
+    if pointee.state.exchange(0, ordering: .releasing) == 2 {
+      pthread_cond_broadcast(&pointee.condition)
+    }
+    while pointee.broadcasts.load(ordering: .relaxed) == seen {
+      pthread_cond_wait(&pointee.condition, &pointee.parking)
+    }
+    pthread_mutex_unlock(&pointee.parking)
+    lock()
+  }
+
+  fileprivate func broadcast() {
+    pthread_mutex_lock(&pointee.parking)
+    pointee.broadcasts.add(1, ordering: .relaxed)
+    pthread_cond_broadcast(&pointee.condition)
+    pthread_mutex_unlock(&pointee.parking)
+  }
 }
