@@ -498,16 +498,16 @@ package struct DIResolutionContext {
         return try UnsafeExactCast.cast(object: object, to: T.self) {
           Self.notAService(T.self, component: component)
         }
-      case .value(let value):
-        return try UnsafeExactCast.cast(value, to: T.self) {
+      case .value(var value):
+        return try UnsafeExactCast.cast(any: &value, to: T.self) {
           Self.notAService(T.self, component: component)
         }
       }
     }
-    let value = try instance(of: component, requested: T.self) {
+    var value = try instance(of: component, requested: T.self) {
       (context, component) throws(DIError) in try context.instance(of: component)
     }
-    return try UnsafeExactCast.cast(value, to: T.self) {
+    return try UnsafeExactCast.cast(any: &value, to: T.self) {
       Self.notAService(T.self, component: component)
     }
   }

@@ -41,6 +41,49 @@ enum UnsafeExactCast {
     }
   }
 
+  /// `slot` as a `T`: when `T` is a class and `slot` was made from a `T` (its stored
+  /// type is `T`), the reference is moved out of the existential, which is not opened and
+  /// counts no reference, and `slot` left holding `()`; else cast as ``cast(_:to:else:)``
+  /// casts.
+  ///
+  /// An `Any` keeps a class reference inline, in the first word of its value buffer, and
+  /// the type it was made from in its last word (the existential container's layout, part
+  /// of the Swift ABI). The check reads that word: the stored type, not the object's class,
+  /// which may be a subclass of it, and a reference to a subclass instance is a `T` too.
+  @inline(__always)
+  static func cast<T, Failure: Error>(
+    any slot: inout Any, to type: T.Type, else failure: () -> Failure
+  ) throws(Failure) -> T {
+    guard holds(&slot, madeFrom: T.self) else {
+      return try checkedCast(slot, to: T.self, else: failure)
+    }
+    return move(&slot, as: T.self)
+  }
+
+  /// Whether `slot` holds a class reference of type `T`: `T` is a class and the `Any` was
+  /// made from a `T`.
+  @inline(__always)
+  private static func holds<T>(_ slot: UnsafeMutablePointer<Any>, madeFrom type: T.Type)
+    -> Bool
+  {
+    guard case .classType = TypeMetadataKind(of: T.self) else { return false }
+    let storedType = UnsafeRawPointer(slot).load(
+      fromByteOffset: 3 * MemoryLayout<UInt>.size, as: UnsafeRawPointer.self)
+    return storedType == unsafeBitCast(T.self as Any.Type, to: UnsafeRawPointer.self)
+  }
+
+  /// The reference in `slot`, as a `T`, the type `slot` was made from (see
+  /// ``holds(_:madeFrom:)``, which its one caller checks first); `slot` is left holding
+  /// `()`.
+  @inline(__always)
+  private static func move<T>(_ slot: UnsafeMutablePointer<Any>, as type: T.Type) -> T {
+    let raw = UnsafeMutableRawPointer(slot)
+    let value = raw.bindMemory(to: T.self, capacity: 1).move()
+    // What is left is the buffer's other words and the type: nothing to destroy.
+    raw.bindMemory(to: Any.self, capacity: 1).initialize(to: ())
+    return value
+  }
+
   /// The checked cast of ``cast(_:to:else:)``, out of line. A cast pattern casts into a
   /// `T`: `as? T` would make a `T?`, whose metadata, with `T` not known here, is looked up
   /// at each call.
