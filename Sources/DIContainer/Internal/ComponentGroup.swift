@@ -10,6 +10,17 @@ struct ComponentGroup: Sendable {
     first = component
   }
 
+  /// A group of the candidates of `entry`, in their order.
+  init(_ entry: ServiceEntry) {
+    switch entry {
+    case .single(let component):
+      first = component
+    case .multiple(let candidates):
+      first = candidates.all[0]
+      rest = Array(candidates.all.dropFirst())
+    }
+  }
+
   /// Whether only one component provides the key.
   var isSingle: Bool { rest.isEmpty }
 

@@ -8,10 +8,17 @@ final class ServiceTable: @unchecked Sendable {
   /// resolution holds them for as long as its snapshot keeps this table.
   let slots: Slots
 
-  /// The table of the components providing each service key, in registration order.
-  init(_ groups: [ServiceKey: ComponentGroup]) {
+  /// What a component provides: one of its service keys. Not retained: the snapshot's
+  /// component list keeps the component while its table is built.
+  typealias Provision = (key: ServiceKey, component: Unmanaged<Component>)
+
+  /// The table of the components providing each service key, in the order `provisions`
+  /// lists them (registration order): built in one pass over them, with no dictionary of
+  /// groups first. The few keys several components provide collect their other candidates
+  /// on the side.
+  init(_ provisions: [Provision]) {
     var bits: UInt = 3
-    while (1 << bits) < groups.count * 2 { bits += 1 }
+    while (1 << bits) < provisions.count * 2 { bits += 1 }
     let capacity = 1 << Int(bits)
     let mask = capacity - 1
     let shift = 64 - bits
@@ -21,14 +28,23 @@ final class ServiceTable: @unchecked Sendable {
     entries.initialize(repeating: nil)
     let singles = UnsafeMutableBufferPointer<Unmanaged<Component>?>.allocate(capacity: capacity)
     singles.initialize(repeating: nil)
-    for (key, group) in groups {
-      let entry: ServiceEntry =
-        group.isSingle ? .single(group.first) : .multiple(Candidates(group.all))
+    // The candidates after the first of each slot several components share.
+    var others: [Int: [Component]] = [:]
+    for (key, component) in provisions {
       var index = Slots.slot(of: key, shift: shift)
-      while entries[index] != nil { index = (index + 1) & mask }
-      keys[index] = key
-      entries[index] = entry
-      if case .single(let component) = entry { singles[index] = .passUnretained(component) }
+      while entries[index] != nil, keys[index] != key { index = (index + 1) & mask }
+      if entries[index] == nil {
+        keys[index] = key
+        entries[index] = .single(component.takeUnretainedValue())
+        singles[index] = component
+      } else {
+        others[index, default: []].append(component.takeUnretainedValue())
+      }
+    }
+    for (index, rest) in others {
+      guard case .single(let first) = entries[index] else { continue }
+      entries[index] = .multiple(Candidates([first] + rest))
+      singles[index] = nil
     }
     slots = Slots(keys: keys, entries: entries, singles: singles, mask: mask, shift: shift)
   }

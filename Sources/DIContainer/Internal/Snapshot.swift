@@ -83,26 +83,26 @@ final class Snapshot: Sendable {
     self.loaded = loaded
     self.isShutDown = isShutDown
     self.parent = parent
-    var grouped: [ServiceKey: ComponentGroup] = [:]
-    grouped.reserveCapacity(components.count)
+    var provisions: [ServiceTable.Provision] = []
+    provisions.reserveCapacity(components.count)
     var tagged: [(untagged: ServiceKey, component: Component)] = []
     for component in components {
       for service in component.services {
-        grouped.add(component, for: service)
+        provisions.append((service, .passUnretained(component)))
         if service.tag != nil { tagged.append((ServiceKey(service.type), component)) }
       }
       // A type under several tags is also found by every combination of them (a request
       // for all of them, see `TagSet`); `many` of the plain type has it already.
       for key in TagSet.intersections(of: component.services) {
-        grouped.add(component, for: key)
+        provisions.append((key, .passUnretained(component)))
       }
     }
-    table = ServiceTable(grouped)
+    table = ServiceTable(provisions)
     // `many` of a type also collects its tagged components.
     var taggedCollections: [ServiceKey: ComponentGroup] = [:]
     for (untagged, component) in tagged {
-      if taggedCollections[untagged] == nil, let group = grouped[untagged] {
-        taggedCollections[untagged] = group
+      if taggedCollections[untagged] == nil, let entry = table.slots[untagged] {
+        taggedCollections[untagged] = ComponentGroup(entry)
       }
       if taggedCollections[untagged]?.contains(component) != true {
         taggedCollections.add(component, for: untagged)
