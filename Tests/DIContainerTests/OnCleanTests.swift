@@ -178,6 +178,18 @@ private struct HookFailure: Error {}
     #expect(log.all.count == 3)
   }
 
+  @Test func requestScopeCloseAwaitingHooksRunsThemDependentsFirst() async {
+    let log = Lines()
+    let container = threeLevels(.scoped, log: log)
+    for round in 1...3 {
+      let scope = container.makeScope()
+      let _: Service = scope.resolve()
+      await scope.closeAwaitingHooks()
+      #expect(log.all.count == 3 * round)
+      #expect(log.all.suffix(3) == ["Service", "Repository", "Pool"])
+    }
+  }
+
   @Test func mixedLifetimesCleanOnlyWhatEachCleanDrops() {
     let log = Lines()
     let container = DIContainer()

@@ -44,7 +44,7 @@ struct Teardown: Sendable {
   static func run(_ teardowns: [Teardown]) {
     guard !teardowns.isEmpty else { return }
     var later: [(Teardown, from: Int)] = []
-    for teardown in teardowns.sorted(by: { $0.sequence > $1.sequence }) {
+    for teardown in newestFirst(teardowns) {
       guard let first = teardown.runSynchronousSteps() else { continue }
       later.append((teardown, from: first))
     }
@@ -57,13 +57,23 @@ struct Teardown: Sendable {
   /// Runs the hooks of `teardowns` in reverse order of creation, awaiting the `async`
   /// ones; a hook that throws is logged as an error and the others still run.
   static func runAwaiting(_ teardowns: [Teardown]) async {
-    for teardown in teardowns.sorted(by: { $0.sequence > $1.sequence }) {
+    for teardown in newestFirst(teardowns) {
       await teardown.runSteps(from: 0)
     }
   }
 
   /// Runs the hook's steps up to its first `async` one, and returns that one's index (nil:
   /// all ran).
+  /// `teardowns` newest first. A request scope keeps its own in the order they were made,
+  /// so they are read backwards with no sorted copy (an allocation per closed scope).
+  private static func newestFirst(_ teardowns: [Teardown]) -> ReversedCollection<[Teardown]> {
+    let isOldestFirst = zip(teardowns, teardowns.dropFirst()).allSatisfy {
+      $0.sequence < $1.sequence
+    }
+    return (isOldestFirst ? teardowns : teardowns.sorted { $0.sequence < $1.sequence })
+      .reversed()
+  }
+
   private func runSynchronousSteps() -> Int? {
     for (index, step) in hook.steps.enumerated() {
       guard case .sync(let run) = step else { return index }
