@@ -62,8 +62,6 @@ struct Teardown: Sendable {
     }
   }
 
-  /// Runs the hook's steps up to its first `async` one, and returns that one's index (nil:
-  /// all ran).
   /// `teardowns` newest first. A request scope keeps its own in the order they were made,
   /// so they are read backwards with no sorted copy (an allocation per closed scope).
   private static func newestFirst(_ teardowns: [Teardown]) -> ReversedCollection<[Teardown]> {
@@ -74,6 +72,8 @@ struct Teardown: Sendable {
       .reversed()
   }
 
+  /// Runs the hook's steps up to its first `async` one, and returns that one's index (nil:
+  /// all ran).
   private func runSynchronousSteps() -> Int? {
     for (index, step) in hook.steps.enumerated() {
       guard case .sync(let run) = step else { return index }
