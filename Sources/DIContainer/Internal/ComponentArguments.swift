@@ -20,9 +20,13 @@ final class ComponentArguments: Sendable {
   /// The `arg` parameters of `draft`; nil when it has none (checked before an object is
   /// allocated: most components have none).
   static func of(_ draft: borrowing ComponentDraft) -> ComponentArguments? {
+    // Most components take none: answered with no array built.
+    guard
+      draft.parameters.contains(where: \.isArgument)
+        || draft.injections.contains(where: { $0.dependencies.contains(where: \.isArgument) })
+    else { return nil }
     let arguments = (draft.parameters + draft.injections.flatMap(\.dependencies))
       .filter(\.isArgument)
-    guard !arguments.isEmpty else { return nil }
     return ComponentArguments(
       arguments, initializerCount: draft.parameters.count(where: \.isArgument))
   }

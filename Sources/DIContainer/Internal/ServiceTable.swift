@@ -51,7 +51,10 @@ final class ServiceTable: @unchecked Sendable {
 
   deinit {
     slots.keys.deinitialize().deallocate()
-    slots.entries.deinitialize().deallocate()
+    // Slot by slot, in code specialized for the entry: the buffer's `deinitialize()`
+    // destroys each slot, empty ones too, through `Optional`'s value witnesses.
+    for slot in slots.entries.indices { _ = (slots.entries.baseAddress! + slot).move() }
+    slots.entries.deallocate()
     slots.singles.deinitialize().deallocate()
   }
 
