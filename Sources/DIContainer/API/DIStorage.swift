@@ -8,7 +8,8 @@
 /// is called while the scope holds a lock. Release dropped values after your own lock is
 /// released: an instance's `deinit` may use the container. (On Linux, ThreadSanitizer does
 /// not see a contended `Mutex`'s hand-off and reports a race; the library's own storages
-/// use a pthread mutex for that reason.)
+/// use a lock of their own, built on atomics and pthread calls that it sees, for that
+/// reason.)
 ///
 /// ```swift
 /// import Synchronization

@@ -42,8 +42,8 @@ package final class ObjectGraph: Sendable {
     var users = 1
   }
 
-  // A pthread mutex (`Locked`), which ThreadSanitizer sees: a delayed value reads the graph
-  // from any thread.
+  // A `Locked`, whose lock ThreadSanitizer sees: a delayed value reads the graph from any
+  // thread.
   private let state: Locked<State>
 
   /// The graph's identity, which the frames of its components under construction name.

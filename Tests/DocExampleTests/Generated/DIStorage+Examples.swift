@@ -8,8 +8,8 @@ import DIParts
 import Testing
 import Synchronization
 
-// From Sources/DIContainer/API/DIStorage.swift:13
-#sourceLocation(file: "Sources/DIContainer/API/DIStorage.swift", line: 16)
+// From Sources/DIContainer/API/DIStorage.swift:14
+#sourceLocation(file: "Sources/DIContainer/API/DIStorage.swift", line: 17)
 final class ExpiringStorage: DIStorage {
   private let entries = Mutex<[DIStorageKey: (DIStorageValue, ContinuousClock.Instant)]>([:])
   let lifetime: Duration
@@ -35,8 +35,8 @@ final class ExpiringStorage: DIStorage {
 }
 #sourceLocation()
 
-// From Sources/DIContainer/API/DIStorage.swift:80
-#sourceLocation(file: "Sources/DIContainer/API/DIStorage.swift", line: 81)
+// From Sources/DIContainer/API/DIStorage.swift:81
+#sourceLocation(file: "Sources/DIContainer/API/DIStorage.swift", line: 82)
 extension ExpiringStorage {
   func removeAll() -> [DIStorageValue] {
     let old = entries.withLock { entries in
@@ -48,88 +48,88 @@ extension ExpiringStorage {
 }
 #sourceLocation()
 
-// From Sources/DIContainer/API/DIStorage.swift:13
-func example_DIStorage_swift_L13() throws {
+// From Sources/DIContainer/API/DIStorage.swift:14
+func example_DIStorage_swift_L14() throws {
 }
 
-// From Sources/DIContainer/API/DIStorage.swift:46
-func example_DIStorage_swift_L46() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIStorage.swift", line: 47)
+// From Sources/DIContainer/API/DIStorage.swift:47
+func example_DIStorage_swift_L47() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIStorage.swift", line: 48)
   let kept = storage.value(for: key)
   _ = kept
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIStorage.swift:57
-func example_DIStorage_swift_L57() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIStorage.swift", line: 58)
+// From Sources/DIContainer/API/DIStorage.swift:58
+func example_DIStorage_swift_L58() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIStorage.swift", line: 59)
   storage.setValue(value, for: key)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIStorage.swift:65
-func example_DIStorage_swift_L65() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIStorage.swift", line: 66)
+// From Sources/DIContainer/API/DIStorage.swift:66
+func example_DIStorage_swift_L66() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIStorage.swift", line: 67)
   storage.clean()
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIStorage.swift:80
-func example_DIStorage_swift_L80() throws {
+// From Sources/DIContainer/API/DIStorage.swift:81
+func example_DIStorage_swift_L81() throws {
 }
 
-// From Sources/DIContainer/API/DIStorage.swift:98
-func example_DIStorage_swift_L98() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIStorage.swift", line: 99)
+// From Sources/DIContainer/API/DIStorage.swift:99
+func example_DIStorage_swift_L99() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIStorage.swift", line: 100)
   _ = storage.removeAll()   // the same as storage.clean() here
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIStorage.swift:112
-func example_DIStorage_swift_L112() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIStorage.swift", line: 113)
+// From Sources/DIContainer/API/DIStorage.swift:113
+func example_DIStorage_swift_L113() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIStorage.swift", line: 114)
   var kept: [DIStorageKey: DIStorageValue] = [:]
   _ = kept
-#sourceLocation(file: "Sources/DIContainer/API/DIStorage.swift", line: 114)
+#sourceLocation(file: "Sources/DIContainer/API/DIStorage.swift", line: 115)
   kept[key] = value
   print(key)   // Cart (Sources/App/Wiring.swift:12)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIStorage.swift:132
-func example_DIStorage_swift_L132() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIStorage.swift", line: 133)
+// From Sources/DIContainer/API/DIStorage.swift:133
+func example_DIStorage_swift_L133() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIStorage.swift", line: 134)
   if key == lastKey { print("same component") }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIStorage.swift:141
-func example_DIStorage_swift_L141() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIStorage.swift", line: 142)
+// From Sources/DIContainer/API/DIStorage.swift:142
+func example_DIStorage_swift_L142() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIStorage.swift", line: 143)
   var seen: Set<DIStorageKey> = []
   _ = seen
-#sourceLocation(file: "Sources/DIContainer/API/DIStorage.swift", line: 143)
+#sourceLocation(file: "Sources/DIContainer/API/DIStorage.swift", line: 144)
   if seen.insert(key).inserted { print("first time") }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIStorage.swift:151
-func example_DIStorage_swift_L151() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIStorage.swift", line: 152)
+// From Sources/DIContainer/API/DIStorage.swift:152
+func example_DIStorage_swift_L152() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIStorage.swift", line: 153)
   print(key.description)   // Cart (Sources/App/Wiring.swift:12)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIStorage.swift:162
-func example_DIStorage_swift_L162() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIStorage.swift", line: 163)
+// From Sources/DIContainer/API/DIStorage.swift:163
+func example_DIStorage_swift_L163() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIStorage.swift", line: 164)
   entries = entries.filter { $0.value.isAlive }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIStorage.swift:209
-func example_DIStorage_swift_L209() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIStorage.swift", line: 210)
+// From Sources/DIContainer/API/DIStorage.swift:210
+func example_DIStorage_swift_L210() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIStorage.swift", line: 211)
   let dead = entries.filter { !$0.value.isAlive }.keys
   _ = dead
 #sourceLocation()
