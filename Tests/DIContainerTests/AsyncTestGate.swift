@@ -43,14 +43,16 @@ enum TaskOutcome<Value: Sendable>: Sendable {
   case stillWaiting
 }
 
-/// The outcome of `task` if it ends within `seconds`. It polls, so a task that never ends
-/// leaves nothing for the caller to wait for.
+/// The outcome of `task` if it ends within `seconds` (longer in a slow build, see
+/// `SCEnvironment.seconds`: under ThreadSanitizer, with every suite running at once on two
+/// cores, a task that ends at once was seen to wait more than 10 s for a thread to run
+/// on). It polls, so a task that never ends leaves nothing for the caller to wait for.
 func outcome<Value: Sendable>(
   of task: Task<Value, any Error>, within seconds: Double
 ) async -> TaskOutcome<Value> {
   let box = TaskResultBox<Value>()
   Task { box.set(await task.result) }
-  let deadline = ContinuousClock.now + .seconds(seconds)
+  let deadline = ContinuousClock.now + .seconds(SCEnvironment.seconds(seconds))
   while ContinuousClock.now < deadline {
     switch box.result {
     case .success(let value)?: return .value(value)
