@@ -5,7 +5,8 @@
 /// when `Value` is `T` (compared by metadata identity) the reinterpretation is the
 /// identity, and costs no dynamic cast nor `T?` metadata. Otherwise `otherwise` decides,
 /// with a checked cast. An object (``object(_:as:otherwise:)``) is compared by its
-/// class.
+/// class, and an `Any` kept by a lifetime's storage (``cast(any:to:else:)``) by the type it
+/// was made from, read from the existential's layout without opening it.
 @usableFromInline
 enum UnsafeExactCast {
   /// `value` as a `T`: reinterpreted when its type is exactly `T`, else what `otherwise`
