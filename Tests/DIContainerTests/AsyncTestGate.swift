@@ -21,9 +21,10 @@ final class AsyncTestGate: @unchecked Sendable {
   /// How many factories reached the gate.
   var count: Int { lock.withLock { arrivals } }
 
-  /// Waits until `count` factories reached the gate; records an issue after `seconds`.
+  /// Waits until `count` factories reached the gate; records an issue after `seconds`
+  /// (longer in a slow build, as in ``outcome(of:within:)``).
   func awaitArrivals(_ count: Int, seconds: Double = 20) async throws {
-    let deadline = ContinuousClock.now + .seconds(seconds)
+    let deadline = ContinuousClock.now + .seconds(SCEnvironment.seconds(seconds))
     while self.count < count {
       guard ContinuousClock.now < deadline else {
         Issue.record("only \(self.count) of \(count) factories reached the gate")
