@@ -8,28 +8,35 @@ import DIContainer
 import Foundation
 import Testing
 
+/// What the threads of a lock test change under the lock, with a check that no two of them
+/// are inside at once.
+struct LockTally {
+  private var inside = false
+  /// How many times a thread found another inside.
+  private(set) var overlaps = 0
+  /// How many times a thread was inside.
+  private(set) var count = 0
+
+  /// Counts one turn inside the lock, running `hold` (a pause, say) while inside.
+  mutating func turn(holding hold: () -> Void = {}) {
+    if inside { overlaps += 1 }
+    inside = true
+    hold()
+    count += 1
+    inside = false
+  }
+}
+
 @Suite("Locked: the container's lock")
 struct LockedTests {
-  /// What the threads of a test change under the lock, with a check that no two of them
-  /// are inside at once.
-  private struct Tally {
-    var inside = false
-    var overlaps = 0
-    var count = 0
-  }
 
   @Test("four threads incrementing under the lock lose no increment and never overlap")
   func mutualExclusion() async {
-    let locked = Locked(Tally())
+    let locked = Locked(LockTally())
     let rounds = SCEnvironment.rounds(20_000, minimum: 2_000)
     let finished = await scRunThreads(4, timeout: SCEnvironment.seconds(60)) { _ in
       for _ in 0..<rounds {
-        locked.withLock { tally in
-          if tally.inside { tally.overlaps += 1 }
-          tally.inside = true
-          tally.count += 1
-          tally.inside = false
-        }
+        locked.withLock { $0.turn() }
       }
     }
     #expect(finished)

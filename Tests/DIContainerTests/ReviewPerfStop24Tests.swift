@@ -88,26 +88,16 @@ private final class R24S3: @unchecked Sendable {}
 
 @Suite("Review stop 24: Locked")
 struct ReviewPerfStop24LockedTests {
-  private struct Tally {
-    var inside = false
-    var overlaps = 0
-    var count = 0
-  }
-
   @Test("exclusion under heavy contention with holders that sleep (forces parking)")
   func exclusionWithParking() async {
-    let locked = Locked(Tally())
+    let locked = Locked(LockTally())
     let threads = 6
     let rounds = SCEnvironment.rounds(3_000, minimum: 300)
     let finished = await scRunThreads(threads, timeout: SCEnvironment.seconds(60)) { index in
       for round in 0..<rounds {
         locked.withLock { tally in
-          if tally.inside { tally.overlaps += 1 }
-          tally.inside = true
           // Now and then hold it long enough that others spin out and park.
-          if round % 97 == index { usleep(200) }
-          tally.count += 1
-          tally.inside = false
+          tally.turn { if round % 97 == index { usleep(200) } }
         }
       }
     }

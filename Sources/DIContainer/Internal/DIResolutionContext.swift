@@ -475,6 +475,9 @@ package struct DIResolutionContext {
   // MARK: - Instances
 
   /// The instance `component` provides, as a `T`; a failure records this step.
+  ///
+  /// Each path casts where it has its instance: one helper for the four casts measured
+  /// far worse (Benchmarks/PROFILE.md, fifth stop).
   @inline(__always)
   mutating func instance<T>(_ type: T.Type, of component: Component) throws(DIError) -> T {
     if let cell = component.cell {

@@ -116,10 +116,13 @@ private struct LockPrimitives: ~Copyable {
 extension UnsafeMutablePointer where Pointee == LockPrimitives {
   @inline(__always)
   fileprivate func lock() {
-    if pointee.state.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
-      return
-    }
-    lockContended()
+    if !tryLock() { lockContended() }
+  }
+
+  /// Takes the lock if it is free, marked held with nobody parked.
+  @inline(__always)
+  private func tryLock() -> Bool {
+    pointee.state.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
   }
 
   @inline(__always)
@@ -131,12 +134,8 @@ extension UnsafeMutablePointer where Pointee == LockPrimitives {
   /// hundred instructions), then parks until the holder lets go.
   @inline(never)
   private func lockContended() {
-    for _ in 0..<64 {
-      if pointee.state.load(ordering: .relaxed) == 0,
-        pointee.state.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
-      {
-        return
-      }
+    for _ in 0..<64 where pointee.state.load(ordering: .relaxed) == 0 {
+      if tryLock() { return }
     }
     pthread_mutex_lock(&pointee.parking)
     // Marking the word 2 tells the holder to wake the parked threads as it lets go; a

@@ -75,7 +75,8 @@ enum UnsafeExactCast {
 
   /// The reference in `slot`, as a `T`, the type `slot` was made from (see
   /// ``holds(_:madeFrom:)``, which its one caller checks first); `slot` is left holding
-  /// `()`.
+  /// `()`. The same move as ``move(_:as:)`` for an `AnyObject?`: one function generic over
+  /// the container measured worse (S4 +87, S8 +173: the empty value passed in was copied).
   @inline(__always)
   private static func move<T>(_ slot: UnsafeMutablePointer<Any>, as type: T.Type) -> T {
     let raw = UnsafeMutableRawPointer(slot)
