@@ -24,9 +24,56 @@ extension DIContainer: DIResolver {
   /// ```swift
   /// let cat: Cat = container.resolve()
   /// ```
-  @inlinable  // A ready singleton is cast where `T` is known (Benchmarks/PROFILE.md).
+  @inlinable @inline(__always)  // Cast where `T` is known (Benchmarks/PROFILE.md).
   public func resolve<T>(file: StaticString = #fileID, line: UInt = #line) -> T {
-    publishedObject { found in resolve(T.self, after: found, file: file, line: line) }
+    // Not through `publishedObject(or:)`: this closure would not be inlined.
+    var found = PriorLookUp()
+    if let object = publishedObject(of: T.self, found: &found) {
+      return UnsafeExactCast.object(object, as: T.self) { (_) in
+        resolve(T.self, after: found, file: file, line: line)
+      }
+    }
+    // Matched as it is returned: bound first, the made instance would be copied.
+    switch madeInstance(requested: T.self, after: found, file: file, line: line) {
+    case .object(let object)?:
+      return UnsafeExactCast.object(object, as: T.self) { object in
+        UnsafeExactCast.checkedCast(object, to: T.self) {
+          failNotAService(T.self, file: file, line: line)
+        }
+      }
+    case .value(var value)?:
+      return UnsafeExactCast.cast(any: &value, to: T.self) {
+        failNotAService(T.self, file: file, line: line)
+      }
+    case nil:
+      return resolve(T.self, after: found, file: file, line: line)
+    }
+  }
+
+  /// What the only candidate `found` found for `requested` made, for
+  /// ``resolve(file:line:)`` to cast; nil, with nothing made, when the generic path must
+  /// decide. Stops the program with the ``DIError`` text when resolution fails.
+  @usableFromInline
+  func madeInstance(
+    requested type: Any.Type, after found: PriorLookUp, file: StaticString, line: UInt
+  ) -> MadeInstance? {
+    do throws(DIError) {
+      return try DIResolutionContext.madeInstance(
+        requested: type, in: self, site: CallSite(file: file, line: line), after: found)
+    } catch {
+      failResolution(error, file: file, line: line)
+    }
+  }
+
+  /// Stops the program because the only candidate for `type` made an instance that is no
+  /// `type` (registered with `as(_:)` for a service it does not provide).
+  @usableFromInline @inline(never)
+  func failNotAService(_ type: Any.Type, file: StaticString, line: UInt) -> Never {
+    var component: Component?
+    if case .single(let single) = snapshot.lookUp(ServiceKey(type)) { component = single }
+    let error = DIError(
+      .notAService, requestedName: String(describing: type), component: component?.summary)
+    failResolution(error, file: file, line: line)
   }
 
   /// ``resolve(file:line:)`` on a resolution context, after `found` looked `T` up.

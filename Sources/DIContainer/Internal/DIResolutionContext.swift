@@ -80,6 +80,31 @@ package struct DIResolutionContext {
     return value
   }
 
+  /// ``resolve(_:in:requester:site:after:)`` from outside every framework with `T` not
+  /// known: the instance of the only candidate `found` found, as it was made (a class
+  /// instance as its object), for the caller to cast where `T` is known. Nil, with
+  /// nothing made, when the look-up found no only candidate or the snapshot moved since:
+  /// the generic path decides then.
+  @inline(__always)
+  static func madeInstance(
+    requested type: Any.Type, in container: DIContainer, site: CallSite,
+    after found: PriorLookUp
+  ) throws(DIError) -> MadeInstance? {
+    guard let single = found.single else { return nil }
+    let request = found.request ?? ResolutionRequest.currentReference
+    var context = DIResolutionContext(
+      container: container, requester: nil, arguments: nil, site: site, request: request)
+    defer { context.end() }
+    // The component is alive, and the snapshot's, only while the thread's announcement
+    // has not moved since the look-up.
+    guard context.access.continuesAnnouncement else { return nil }
+    let made = try single.borrowing { (component) throws(DIError) in
+      try context.madeInstance(of: component, requested: type)
+    }
+    try context.finish()
+    return made
+  }
+
   @inline(__always)
   private init(
     container: DIContainer, requester: DIModuleID?, arguments: UnsafeBufferPointer<Any>?,
@@ -515,6 +540,32 @@ package struct DIResolutionContext {
     }
   }
 
+  /// The instance `component` provides, as made, for a request of `requested` to cast;
+  /// a failure records this step. ``instance(_:of:)`` with the cast left to the caller,
+  /// where the requested type is known (the top-level request's inlined code).
+  @inline(__always)
+  mutating func madeInstance(
+    of component: Component, requested: Any.Type
+  ) throws(DIError) -> MadeInstance {
+    if let cell = component.cell {
+      let request = requestReference
+      if let object = request._withUnsafeGuaranteedRef({ request in
+        cell._withUnsafeGuaranteedRef { $0.publishedObject(for: request) }
+      }) {
+        return .object(object)
+      }
+    }
+    if component.isPlainPrototype {
+      return try instance(of: component, requested: requested) {
+        (context, component) throws(DIError) in try context.prototypeInstance(of: component)
+      }
+    }
+    return .value(
+      try instance(of: component, requested: requested) {
+        (context, component) throws(DIError) in try context.instance(of: component)
+      })
+  }
+
   /// The instance `component`'s cell holds, if it has a cell and the cell an instance.
   @inline(__always)
   private static func cachedInstance(of component: Component) -> Any? {
@@ -719,6 +770,7 @@ package struct DIResolutionContext {
   }
 
   /// ``build(_:as:publish:)``, with a class instance left as its object.
+  @inline(__always)
   private mutating func make(
     _ component: Component, as kind: ResolutionRequest.Frame.Kind, publish: (Any) -> Void
   ) throws(DIError) -> MadeInstance {

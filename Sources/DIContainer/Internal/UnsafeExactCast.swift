@@ -51,7 +51,7 @@ enum UnsafeExactCast {
   /// the type it was made from in its last word (the existential container's layout, part
   /// of the Swift ABI). The check reads that word: the stored type, not the object's class,
   /// which may be a subclass of it, and a reference to a subclass instance is a `T` too.
-  @inline(__always)
+  @inlinable @inline(__always)
   static func cast<T, Failure: Error>(
     any slot: inout Any, to type: T.Type, else failure: () -> Failure
   ) throws(Failure) -> T {
@@ -63,8 +63,8 @@ enum UnsafeExactCast {
 
   /// Whether `slot` holds a class reference of type `T`: `T` is a class and the `Any` was
   /// made from a `T`.
-  @inline(__always)
-  private static func holds<T>(_ slot: UnsafeMutablePointer<Any>, madeFrom type: T.Type)
+  @inlinable @inline(__always)
+  static func holds<T>(_ slot: UnsafeMutablePointer<Any>, madeFrom type: T.Type)
     -> Bool
   {
     guard case .classType = TypeMetadataKind(of: T.self) else { return false }
@@ -77,8 +77,8 @@ enum UnsafeExactCast {
   /// ``holds(_:madeFrom:)``, which its one caller checks first); `slot` is left holding
   /// `()`. The same move as ``move(_:as:)`` for an `AnyObject?`: one function generic over
   /// the container measured worse (S4 +87, S8 +173: the empty value passed in was copied).
-  @inline(__always)
-  private static func move<T>(_ slot: UnsafeMutablePointer<Any>, as type: T.Type) -> T {
+  @inlinable @inline(__always)
+  static func move<T>(_ slot: UnsafeMutablePointer<Any>, as type: T.Type) -> T {
     let raw = UnsafeMutableRawPointer(slot)
     let value = raw.bindMemory(to: T.self, capacity: 1).move()
     // What is left is the buffer's other words and the type: nothing to destroy.
@@ -89,8 +89,8 @@ enum UnsafeExactCast {
   /// The checked cast of ``cast(_:to:else:)``, out of line. A cast pattern casts into a
   /// `T`: `as? T` would make a `T?`, whose metadata, with `T` not known here, is looked up
   /// at each call.
-  @inline(never)
-  private static func checkedCast<Value, T, Failure: Error>(
+  @usableFromInline @inline(never)
+  static func checkedCast<Value, T, Failure: Error>(
     _ value: Value, to type: T.Type, else failure: () -> Failure
   ) throws(Failure) -> T {
     switch value {
