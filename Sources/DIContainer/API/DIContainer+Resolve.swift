@@ -33,21 +33,10 @@ extension DIContainer: DIResolver {
         resolve(T.self, after: found, file: file, line: line)
       }
     }
-    // Matched as it is returned: bound first, the made instance would be copied.
-    switch madeInstance(requested: T.self, after: found, file: file, line: line) {
-    case .object(let object)?:
-      return UnsafeExactCast.object(object, as: T.self) { object in
-        UnsafeExactCast.checkedCast(object, to: T.self) {
-          failNotAService(T.self, file: file, line: line)
-        }
-      }
-    case .value(var value)?:
-      return UnsafeExactCast.cast(any: &value, to: T.self) {
-        failNotAService(T.self, file: file, line: line)
-      }
-    case nil:
-      return resolve(T.self, after: found, file: file, line: line)
-    }
+    return UnsafeExactCast.service(
+      madeInstance(requested: T.self, after: found, file: file, line: line), as: T.self,
+      notAService: { failNotAService(T.self, file: file, line: line) },
+      otherwise: { resolve(T.self, after: found, file: file, line: line) })
   }
 
   /// What the only candidate `found` found for `requested` made, for
@@ -69,8 +58,18 @@ extension DIContainer: DIResolver {
   /// `type` (registered with `as(_:)` for a service it does not provide).
   @usableFromInline @inline(never)
   func failNotAService(_ type: Any.Type, file: StaticString, line: UInt) -> Never {
+    Self.failNotAService(type, in: self, file: file, line: line)
+  }
+
+  /// Stops the program because the only candidate of `container` for `type` made an
+  /// instance that is no `type`; the error names that candidate.
+  static func failNotAService(
+    _ type: Any.Type, in container: DIContainer?, file: StaticString, line: UInt
+  ) -> Never {
     var component: Component?
-    if case .single(let single) = snapshot.lookUp(ServiceKey(type)) { component = single }
+    if case .single(let single) = container?.snapshot.lookUp(ServiceKey(type)) {
+      component = single
+    }
     let error = DIError(
       .notAService, requestedName: String(describing: type), component: component?.summary)
     failResolution(error, file: file, line: line)

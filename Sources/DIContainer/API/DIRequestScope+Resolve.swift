@@ -14,4 +14,55 @@ extension DIRequestScope: DIResolver {
   public func tryResolve<T>(arguments: [Any]) throws(DIError) -> T {
     try resolve(T.self, from: nil, arguments: arguments.isEmpty ? nil : arguments)
   }
+
+  /// Resolves a `T` in this scope, or stops the program with the ``DIError`` text when it
+  /// cannot: the scope's own, shortest path of ``DIResolver/resolve(file:line:)``.
+  ///
+  /// - Parameters:
+  ///   - file: The caller's file, shown when resolution fails.
+  ///   - line: The caller's line.
+  /// - Returns: The instance.
+  ///
+  /// ```swift
+  /// let scope = container.makeScope()
+  /// let handler: Handler = scope.resolve()
+  /// ```
+  @inlinable @inline(__always)  // Cast where `T` is known (Benchmarks/PROFILE.md).
+  public func resolve<T>(file: StaticString = #fileID, line: UInt = #line) -> T {
+    UnsafeExactCast.service(
+      madeInstance(requested: T.self, file: file, line: line), as: T.self,
+      notAService: { failNotAService(T.self, file: file, line: line) },
+      otherwise: { resolveThroughContext(T.self, file: file, line: line) })
+  }
+
+  /// What the only candidate for `requested` made in this scope, for
+  /// ``resolve(file:line:)`` to cast; nil, with nothing made, when `requested` has no
+  /// only candidate. Stops the program with the ``DIError`` text when resolution fails.
+  @usableFromInline
+  func madeInstance(requested type: Any.Type, file: StaticString, line: UInt) -> MadeInstance? {
+    do throws(DIError) {
+      let container = try openContainer(for: type)
+      return try DIResolutionContext.madeInstance(
+        requested: type, in: container, requestScope: self,
+        site: CallSite(file: file, line: line))
+    } catch {
+      failResolution(error, file: file, line: line)
+    }
+  }
+
+  /// ``resolve(file:line:)`` for what ``madeInstance(requested:file:line:)`` leaves:
+  /// modifiers, and services with several candidates.
+  @usableFromInline
+  func resolveThroughContext<T>(_ type: T.Type, file: StaticString, line: UInt) -> T {
+    trappingResolution(file: file, line: line) { () throws(DIError) in
+      try tryResolve(arguments: [])
+    }
+  }
+
+  /// Stops the program because the only candidate for `type` made an instance that is no
+  /// `type`.
+  @usableFromInline @inline(never)
+  func failNotAService(_ type: Any.Type, file: StaticString, line: UInt) -> Never {
+    DIContainer.failNotAService(type, in: container, file: file, line: line)
+  }
 }

@@ -67,16 +67,16 @@ extension DIRequestScope {
     DIError(.outsideScope(component: component.summary))
   }
 
-  /// The container, for a request of `T` in this scope, which must be open.
-  func openContainer<T>(for type: T.Type) throws(DIError) -> DIContainer {
+  /// The container, for a request of `type` in this scope, which must be open.
+  func openContainer(for type: Any.Type) throws(DIError) -> DIContainer {
     guard let container else {
       throw DIError(
         .containerReleased(owner: "this request scope"),
-        requestedName: String(describing: T.self))
+        requestedName: String(describing: type))
     }
     if isClosed {
       var error = Self.closedError
-      error.enter(String(describing: T.self), component: nil)
+      error.enter(String(describing: type), component: nil)
       throw error
     }
     return container

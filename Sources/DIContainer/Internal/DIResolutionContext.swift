@@ -98,10 +98,35 @@ package struct DIResolutionContext {
     // The component is alive, and the snapshot's, only while the thread's announcement
     // has not moved since the look-up.
     guard context.access.continuesAnnouncement else { return nil }
+    return try context.finishedInstance(of: single, requested: type)
+  }
+
+  /// ``madeInstance(requested:in:site:after:)`` in `requestScope`, which keeps the
+  /// `.scoped` instances; nil, with nothing made, when `type` has no only candidate.
+  static func madeInstance(
+    requested type: Any.Type, in container: DIContainer, requestScope: DIRequestScope,
+    site: CallSite
+  ) throws(DIError) -> MadeInstance? {
+    var context = DIResolutionContext(
+      container: container, requester: nil, arguments: nil, site: site)
+    context.requestScopeReference = .passUnretained(requestScope)
+    defer { context.end() }
+    guard let index = context.table.index(of: ServiceKey(type)),
+      let single = context.table.single(at: index)
+    else { return nil }
+    return try context.finishedInstance(of: single, requested: type)
+  }
+
+  /// The instance `single` makes for a top-level request of `type`, once the
+  /// resolution's postponed work is done.
+  @inline(__always)
+  private mutating func finishedInstance(
+    of single: Unmanaged<Component>, requested type: Any.Type
+  ) throws(DIError) -> MadeInstance {
     let made = try single.borrowing { (component) throws(DIError) in
-      try context.madeInstance(of: component, requested: type)
+      try madeInstance(of: component, requested: type)
     }
-    try context.finish()
+    try finish()
     return made
   }
 

@@ -61,6 +61,29 @@ enum UnsafeExactCast {
     return move(&slot, as: T.self)
   }
 
+  /// What a top-level request's core made (see ``MadeInstance``), as a `T`: its object
+  /// moved out when its class is exactly `T`, its `Any` as ``cast(any:to:else:)`` casts
+  /// it; `notAService` when it is no `T`, and `otherwise` when nothing was made. Inlined
+  /// into the `resolve()` of a container or a scope, where `T` is known and the checks are
+  /// comparisons.
+  @inlinable @inline(__always)
+  static func service<T>(
+    _ made: consuming MadeInstance?, as type: T.Type, notAService: () -> Never,
+    otherwise: () -> T
+  ) -> T {
+    // Matched as it is: bound to a name first, the made instance would be copied.
+    switch consume made {
+    case .object(let object)?:
+      return Self.object(object, as: T.self) { (object) in
+        checkedCast(object, to: T.self, else: notAService)
+      }
+    case .value(var value)?:
+      return cast(any: &value, to: T.self, else: notAService)
+    case nil:
+      return otherwise()
+    }
+  }
+
   /// Whether `slot` holds a class reference of type `T`: `T` is a class and the `Any` was
   /// made from a `T`.
   @inlinable @inline(__always)

@@ -23,31 +23,31 @@ func example_DIContainer_Resolve_swift_L24() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Resolve.swift:51
-func example_DIContainer_Resolve_swift_L51() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 52)
+// From Sources/DIContainer/API/DIContainer+Resolve.swift:97
+func example_DIContainer_Resolve_swift_L97() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 98)
   container.register(Presenter.self).injection(\.view)
   container.inject(into: presenter)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Resolve.swift:66
-func example_DIContainer_Resolve_swift_L66() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 67)
+// From Sources/DIContainer/API/DIContainer+Resolve.swift:112
+func example_DIContainer_Resolve_swift_L112() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 113)
   try container.tryInject(into: presenter)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Resolve.swift:90
-func example_DIContainer_Resolve_swift_L90() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 91)
+// From Sources/DIContainer/API/DIContainer+Resolve.swift:136
+func example_DIContainer_Resolve_swift_L136() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 137)
   try await container.injectAsync(into: presenter)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Resolve.swift:136
-func example_DIContainer_Resolve_swift_L136() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 137)
+// From Sources/DIContainer/API/DIContainer+Resolve.swift:182
+func example_DIContainer_Resolve_swift_L182() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 183)
   let cat: Cat = *container
   _ = cat
 #sourceLocation()

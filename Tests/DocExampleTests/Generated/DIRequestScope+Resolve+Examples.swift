@@ -17,3 +17,14 @@ func example_DIRequestScope_Resolve_swift_L10() throws {
   _ = handler
 #sourceLocation()
 }
+
+// From Sources/DIContainer/API/DIRequestScope+Resolve.swift:26
+func example_DIRequestScope_Resolve_swift_L26() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope+Resolve.swift", line: 27)
+  let scope = container.makeScope()
+  _ = scope
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope+Resolve.swift", line: 28)
+  let handler: Handler = scope.resolve()
+  _ = handler
+#sourceLocation()
+}
