@@ -5,7 +5,7 @@ struct Registry {
   /// The drafts of the registrations made or edited since the last snapshot: once
   /// compiled, a registration's draft is kept by its component only (compiling takes it
   /// out, leaving nil).
-  private var pending: [ComponentDraft?] = []
+  private var pending = SegmentedArray<ComponentDraft?>()
   /// The snapshot requests read now (published unless a registration changed since).
   var current: Snapshot?
   /// Replaced snapshots that a request may still read (see ``UnsafeSnapshotAccess``).
@@ -51,7 +51,7 @@ struct Registry {
     at index: Int, _ body: (borrowing ComponentDraft) -> Result
   ) -> Result {
     switch registrations[index] {
-    case .pending(let pendingIndex): body(pending[pendingIndex]!)
+    case .pending(let pendingIndex): pending.withElement(at: pendingIndex) { body($0!) }
     case .compiled(let component): body(component.draft)
     }
   }
@@ -79,7 +79,7 @@ struct Registry {
       pending.append(component.draft)
       registrations[index] = .pending(index: pendingIndex)
     }
-    return change(&pending[pendingIndex]!)
+    return pending.update(at: pendingIndex) { change(&$0!) }
   }
 
   /// Compiles every draft that changed since the last snapshot, as registrations of
@@ -92,14 +92,17 @@ struct Registry {
       case .compiled(let component):
         components.append(component)
       case .pending(let pendingIndex):
-        guard var draft = pending[pendingIndex].take() else { preconditionFailure() }
-        let storage = Self.storage(for: &draft)
-        let component = Component(draft: consume draft, storage: storage, owner: owner)
+        // Compiled where it lies: each copy of a draft out of its slot is a memcpy.
+        let component = pending.update(at: pendingIndex) { (slot) -> Component in
+          guard slot != nil else { preconditionFailure("a pending draft compiled twice") }
+          let storage = Self.storage(for: &slot!)
+          return Component(draft: slot.take()!, storage: storage, owner: owner)
+        }
         registrations[index] = .compiled(component)
         components.append(component)
       }
     }
-    pending = []
+    pending.removeAll()
     return components
   }
 
