@@ -82,12 +82,20 @@ public final class DIRequestScope: Sendable {
     var refusal: DIError? { isClosed ? DIRequestScope.closedError : nil }
 
     func making(_ key: ObjectIdentifier) -> Making? {
-      for open in makings where open.key == key { return open.making }
-      return nil
+      makingIndex(key).map { makings[$0].making }
+    }
+
+    /// Where the making of `key` is in `makings`. Searched from the end, with an index
+    /// loop that reads the keys in place (`firstIndex(where:)` copied each making):
+    /// makings usually end in the reverse order of their start.
+    private func makingIndex(_ key: ObjectIdentifier) -> Int? {
+      var index = makings.count - 1
+      while index >= 0, makings[index].key != key { index -= 1 }
+      return index >= 0 ? index : nil
     }
 
     mutating func setMaking(_ making: Making?, for key: ObjectIdentifier) {
-      guard let index = makings.firstIndex(where: { $0.key == key }) else {
+      guard let index = makingIndex(key) else {
         if let making { makings.append(KeyedMaking(key: key, making: making)) }
         return
       }
@@ -98,6 +106,20 @@ public final class DIRequestScope: Sendable {
         let last = makings.removeLast()
         if index < makings.count { makings[index] = last }
       }
+    }
+
+    mutating func startMaking(_ making: Making, for key: ObjectIdentifier) {
+      makings.append(KeyedMaking(key: key, making: making))
+    }
+
+    mutating func endMaking(_ key: ObjectIdentifier, token: UInt64) -> Bool {
+      guard let index = makingIndex(key) else { return false }
+      let hadWaiters = makings[index].making.hasWaiters
+      if makings[index].making.token == token {
+        let last = makings.removeLast()
+        if index < makings.count { makings[index] = last }
+      }
+      return hadWaiters
     }
 
     /// Keeps `instance` for `key`, unless the scope is closed: then it is refused, and

@@ -42,10 +42,26 @@ protocol CreationState {
   mutating func setMaking(_ making: Making?, for key: Key)
   /// Why no new making may start now (a closed request scope's state); nil when one may.
   var refusal: DIError? { get }
+  /// Records `making` for `key`, which ``probe(_:)`` found absent.
+  mutating func startMaking(_ making: Making, for key: Key)
+  /// Forgets the making of `key` when it is `token`'s.
+  ///
+  /// - Returns: Whether the making kept for `key` had waiters.
+  mutating func endMaking(_ key: Key, token: UInt64) -> Bool
 }
 
 extension CreationState {
   var refusal: DIError? { nil }
+
+  mutating func startMaking(_ making: Making, for key: Key) {
+    setMaking(making, for: key)
+  }
+
+  mutating func endMaking(_ key: Key, token: UInt64) -> Bool {
+    guard let making = making(key) else { return false }
+    if making.token == token { setMaking(nil, for: key) }
+    return making.hasWaiters
+  }
 }
 
 /// A ``CreationState`` that keeps one value: a cell.
@@ -175,7 +191,7 @@ enum CreateOnce {
         case .absent:
           if let refusal = state.refusal { throw refusal }
           let token = nextToken.wrappingAdd(1, ordering: .relaxed).newValue
-          state.setMaking(Making(creator: me, token: token), for: key)
+          state.startMaking(Making(creator: me, token: token), for: key)
           return .claimed(token: token)
         case .making(var making):
           if making.creator == me { return .reentered(making.partial?.instance) }
@@ -201,10 +217,9 @@ enum CreateOnce {
     _ update: (inout State) -> Result
   ) -> Result {
     let (result, hadWaiters) = locked.withLock { state in
-      let hadWaiters = state.making(key)?.hasWaiters ?? false
+      // `update` keeps a value; no update touches the makings.
       let result = update(&state)
-      if state.making(key)?.token == token { state.setMaking(nil, for: key) }
-      return (result, hadWaiters)
+      return (result, state.endMaking(key, token: token))
     }
     if hadWaiters {
       WaitGraph.release(token)
