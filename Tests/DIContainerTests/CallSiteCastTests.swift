@@ -142,6 +142,49 @@ private struct CSPoint: Equatable { let x: Int }
     #expect(missing == nil)
   }
 
+  @Test func aScopedValueOrExistentialIsKeptOnceWhateverItIsMadeAs() {
+    let ledger = PRLedger()
+    let makings = SCLocked(0)
+    let container = DIContainer()
+    container.register { () -> CSPoint in
+      makings.withLock { $0 += 1 }
+      return CSPoint(x: 3)
+    }.lifetime(.scoped)
+    container.register { () -> any CSNamed in CSSub(ledger) }.lifetime(.scoped)
+    let scope = container.makeScope()
+    // A struct is no object: the scope's read of a kept object finds none, and the full
+    // path serves it; an existential's instance is kept as its class's object.
+    #expect(scope.resolve() as CSPoint == CSPoint(x: 3))
+    #expect(scope.resolve() as CSPoint == CSPoint(x: 3))
+    let first: any CSNamed = scope.resolve()
+    let second: any CSNamed = scope.resolve()
+    #expect(ObjectIdentifier(first) == ObjectIdentifier(second))
+    #expect(first.name == "sub")
+    #expect(makings.withLock { $0 } == 1)
+    #expect(ledger.made == 1)
+    scope.close()
+    #expect(ledger.freed == 0, "still held here")
+  }
+
+  @Test func componentsSixtyFourRegistrationsApartShareAFilterBitAndNoCycle() async {
+    // Registration orders 0 and 64 give the same bit in the filter of the components
+    // under construction: asking for one while the other is built must search the frames,
+    // find no loop, and build it; a real loop between them is still a cycle.
+    let ledger = PRLedger()
+    let container = DIContainer()
+    container.register { CSPair(first: $0, second: $1, ledger) }
+    for filler in 0..<63 { container.register { CSPoint(x: filler) } }
+    container.register { CSLeaf(ledger) }
+    let pair: CSPair = container.resolve()
+    #expect(ObjectIdentifier(pair.first) != ObjectIdentifier(pair.second))
+    let looping = DIContainer()
+    looping.register { CSPair(first: $0, second: $1, ledger) }
+    for filler in 0..<63 { looping.register { CSPoint(x: filler) } }
+    looping.register { (_: CSPair) in CSLeaf(ledger) }
+    let error = #expect(throws: DIError.self) { let _: CSPair = try looping.tryResolve() }
+    #expect(error?.code == .cycle)
+  }
+
   // MARK: - Failures name the registration
 
   @Test func theContainersResolveOfAWrongServiceNamesTheRegistration() async {

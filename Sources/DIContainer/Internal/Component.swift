@@ -62,6 +62,11 @@ final class Component: Sendable {
   /// Whether it is a `.prototype` with a synchronous factory and no `arg` parameter: a
   /// request of it only builds a new instance.
   let isPlainPrototype: Bool
+  /// Its bit in a request's filter of the components under construction
+  /// (``ResolutionRequest``): from its registration order, so the first 64 components of
+  /// a container have bits of their own, and the filter does not depend on where the
+  /// components lie in memory.
+  let buildingBit: UInt64
 
   init(draft: consuming ComponentDraft, storage: InstanceStorage, owner: ObjectIdentifier) {
     let completion = AsyncCompletion.of(draft)
@@ -106,6 +111,7 @@ final class Component: Sendable {
           implementation: draft.implementation, file: draft.file, line: draft.line,
           framework: draft.framework, part: draft.part
         ).description)
+    buildingBit = 1 << UInt64(draft.order & 63)
     self.draft = draft
   }
 

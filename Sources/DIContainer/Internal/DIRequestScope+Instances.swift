@@ -46,6 +46,16 @@ extension DIRequestScope {
     return instance.value
   }
 
+  /// The class instance this scope keeps for the `.scoped` component of `key`, if it
+  /// keeps one: what most requests of it find, read in place under the lock, with nothing
+  /// copied but the reference.
+  func keptObject(for key: ObjectIdentifier) -> AnyObject? {
+    state.withLock { state in
+      state.instances.withSlot(for: key) { UnsafeExactCast.object(in: $0.pointer(to: \.value)!) }
+        ?? nil
+    }
+  }
+
   /// Runs the hook of an instance made while the scope closed: it is dropped now.
   private static func drop(_ instance: Instance, hook: CleanHook?) {
     Teardown.drop(instance, sequence: Teardown.nextSequence(), hook: hook)

@@ -403,7 +403,7 @@ package struct DIResolutionContext {
     var values: [T] = []
     values.reserveCapacity(components.count)
     for component in components where !inFramework || component.framework == requester {
-      guard !request.isBuilding(ObjectIdentifier(component)) else { continue }
+      guard !request.isBuilding(component) else { continue }
       values.append(try instance(T.self, of: component))
     }
     return values
@@ -646,9 +646,10 @@ package struct DIResolutionContext {
     guard !component.takesArguments else {
       return try make(component, as: .withArguments) { _ in }
     }
-    let id = ObjectIdentifier(component)
     let graph = graphReference?._withUnsafeGuaranteedRef(\.id) ?? inlineGraph
-    if requestReference._withUnsafeGuaranteedRef({ $0.endlessLoop(at: id, graph: graph) }) {
+    if requestReference._withUnsafeGuaranteedRef({
+      $0.endlessLoop(at: component, graph: graph)
+    }) {
       throw DIError(.cycle)
     }
     return try make(component, as: .prototype) { _ in }
@@ -678,11 +679,11 @@ package struct DIResolutionContext {
     }) {
       return existing
     }
-    if let frame = request._withUnsafeGuaranteedRef({ $0.frame(of: id, graph: graphID) }) {
+    if let frame = request._withUnsafeGuaranteedRef({ $0.frame(of: component, graph: graphID) }) {
       // Its initializer is running: an injection made after `frame` can wait for it.
       throw DIError.underConstruction(at: frame)
     }
-    if request._withUnsafeGuaranteedRef({ $0.endlessLoop(at: id, graph: graphID) }) {
+    if request._withUnsafeGuaranteedRef({ $0.endlessLoop(at: component, graph: graphID) }) {
       throw DIError(.cycle)
     }
     // Kept by the graph's object, or by the request while there is none (which forwards
@@ -744,6 +745,12 @@ package struct DIResolutionContext {
     }
     guard let scope = requestScopeReference else {
       throw DIRequestScope.outsideScopeError(component)
+    }
+    // A class instance the scope keeps is read under its lock alone.
+    if let id = component.requestScopedID,
+      let object = scope._withUnsafeGuaranteedRef({ $0.keptObject(for: id) })
+    {
+      return object
     }
     // Borrowed: the caller holds the scope, the thread its request.
     let request = requestReference

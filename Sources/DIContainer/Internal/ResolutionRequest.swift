@@ -60,12 +60,9 @@ final class ResolutionRequest: @unchecked Sendable {
     @inline(__always)
     var component: ObjectIdentifier { owner._withUnsafeGuaranteedRef(ObjectIdentifier.init) }
 
-    /// The bit of `component` in ``ResolutionRequest/buildingBits``.
+    /// The bit of the component under construction in ``ResolutionRequest/buildingBits``.
     @inline(__always)
-    static func bit(of component: ObjectIdentifier) -> UInt64 {
-      // Objects are 16-byte aligned: the low bits carry nothing.
-      1 << ((UInt(bitPattern: component) >> 4) & 63)
-    }
+    var bit: UInt64 { owner._withUnsafeGuaranteedRef(\.buildingBit) }
   }
 
   // Only the request's own thread touches these (see the type's documentation), so
@@ -159,7 +156,7 @@ final class ResolutionRequest: @unchecked Sendable {
     if frames.count & 3 == 3, StackBounds.current() < stackLimit { return false }
     var frame = frame
     frame.outerBits = buildingBits
-    buildingBits |= Frame.bit(of: frame.component)
+    buildingBits |= frame.bit
     frames.push(frame)
     return true
   }
@@ -194,8 +191,8 @@ final class ResolutionRequest: @unchecked Sendable {
 
   /// Whether `component` may be under construction (false: it is not).
   @inline(__always)
-  private func mayBeBuilding(_ component: ObjectIdentifier) -> Bool {
-    buildingBits & Frame.bit(of: component) != 0
+  private func mayBeBuilding(_ component: Component) -> Bool {
+    buildingBits & component.buildingBit != 0
   }
 
   /// How many components are under construction.
@@ -211,8 +208,8 @@ final class ResolutionRequest: @unchecked Sendable {
   /// its last construction, it would be built forever. False when it is not under
   /// construction, or when a frame above it will answer differently the next time round.
   @inline(__always)
-  func endlessLoop(at component: ObjectIdentifier, graph: GraphID?) -> Bool {
-    mayBeBuilding(component) && findEndlessLoop(at: component, graph: graph)
+  func endlessLoop(at component: Component, graph: GraphID?) -> Bool {
+    mayBeBuilding(component) && findEndlessLoop(at: ObjectIdentifier(component), graph: graph)
   }
 
   private func findEndlessLoop(at component: ObjectIdentifier, graph: GraphID?) -> Bool {
@@ -231,21 +228,23 @@ final class ResolutionRequest: @unchecked Sendable {
   }
 
   /// Where `component` is under construction for `graph`, if it is.
-  func frame(of component: ObjectIdentifier, graph: GraphID) -> Int? {
+  func frame(of component: Component, graph: GraphID) -> Int? {
     guard mayBeBuilding(component) else { return nil }
+    let id = ObjectIdentifier(component)
     var index = frames.count - 1
     while index >= 0 {
       let frame = frames[index]
-      if frame.component == component && frame.kind == .objectGraph(graph) { return index }
+      if frame.component == id && frame.kind == .objectGraph(graph) { return index }
       index -= 1
     }
     return nil
   }
 
   /// Whether `component` is under construction in this request.
-  func isBuilding(_ component: ObjectIdentifier) -> Bool {
+  func isBuilding(_ component: Component) -> Bool {
     guard mayBeBuilding(component) else { return false }
-    for index in 0..<frames.count where frames[index].component == component { return true }
+    let id = ObjectIdentifier(component)
+    for index in 0..<frames.count where frames[index].component == id { return true }
     return false
   }
 

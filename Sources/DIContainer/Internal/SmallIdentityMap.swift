@@ -28,6 +28,18 @@ struct SmallIdentityMap<Slot> {
     return entries[position].slot
   }
 
+  /// What `body` reads of the slot of `key`, in place (a subscript copies it out); nil
+  /// when `key` has none.
+  @inline(__always)
+  func withSlot<Result>(
+    for key: ObjectIdentifier, _ body: (UnsafePointer<Slot>) -> Result
+  ) -> Result? {
+    guard let position = position(of: key) else { return nil }
+    return entries.withUnsafeBufferPointer { entries in
+      body((entries.baseAddress! + position).pointer(to: \.slot)!)
+    }
+  }
+
   /// Makes `slot` the slot of `key`.
   mutating func set(_ slot: consuming Slot, for key: ObjectIdentifier) {
     if let position = position(of: key) {

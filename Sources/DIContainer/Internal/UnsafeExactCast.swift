@@ -6,7 +6,9 @@
 /// identity, and costs no dynamic cast nor `T?` metadata. Otherwise `otherwise` decides,
 /// with a checked cast. An object (``object(_:as:otherwise:)``) is compared by its
 /// class, and an `Any` kept by a lifetime's storage (``cast(any:to:else:)``) by the type it
-/// was made from, read from the existential's layout without opening it.
+/// was made from, read from the existential's layout without opening it; the same word
+/// tells a request scope whether the `Any` it keeps holds a class instance
+/// (``object(in:)``).
 @usableFromInline
 enum UnsafeExactCast {
   /// `value` as a `T`: reinterpreted when its type is exactly `T`, else what `otherwise`
@@ -82,6 +84,18 @@ enum UnsafeExactCast {
     case nil:
       return otherwise()
     }
+  }
+
+  /// The class instance `slot` holds, read in place: when the type the `Any` was made
+  /// from (its last word) is a class, the first word is the reference, copied out (one
+  /// reference counted); nil for any other value, which is left alone.
+  static func object(in slot: UnsafePointer<Any>) -> AnyObject? {
+    let raw = UnsafeRawPointer(slot)
+    let storedType = raw.load(
+      fromByteOffset: 3 * MemoryLayout<UInt>.size, as: UnsafeRawPointer.self)
+    guard case .classType = TypeMetadataKind(of: unsafeBitCast(storedType, to: Any.Type.self))
+    else { return nil }
+    return raw.load(as: AnyObject.self)
   }
 
   /// Whether `slot` holds a class reference of type `T`: `T` is a class and the `Any` was
