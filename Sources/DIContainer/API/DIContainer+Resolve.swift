@@ -34,21 +34,22 @@ extension DIContainer: DIResolver {
       }
     }
     return UnsafeExactCast.service(
-      madeInstance(requested: T.self, after: found, file: file, line: line), as: T.self,
+      madeInstance(requested: T.self, after: &found, file: file, line: line), as: T.self,
       notAService: { failNotAService(T.self, file: file, line: line) },
       otherwise: { resolve(T.self, after: found, file: file, line: line) })
   }
 
   /// What the only candidate `found` found for `requested` made, for
   /// ``resolve(file:line:)`` to cast; nil, with nothing made, when the generic path must
-  /// decide. Stops the program with the ``DIError`` text when resolution fails.
+  /// decide (`found` then keeps only what that path may use). Stops the program with the
+  /// ``DIError`` text when resolution fails.
   @usableFromInline
   func madeInstance(
-    requested type: Any.Type, after found: PriorLookUp, file: StaticString, line: UInt
+    requested type: Any.Type, after found: inout PriorLookUp, file: StaticString, line: UInt
   ) -> MadeInstance? {
     do throws(DIError) {
       return try DIResolutionContext.madeInstance(
-        requested: type, in: self, site: CallSite(file: file, line: line), after: found)
+        requested: type, in: self, site: CallSite(file: file, line: line), after: &found)
     } catch {
       failResolution(error, file: file, line: line)
     }

@@ -88,7 +88,7 @@ package struct DIResolutionContext {
   @inline(__always)
   static func madeInstance(
     requested type: Any.Type, in container: DIContainer, site: CallSite,
-    after found: PriorLookUp
+    after found: inout PriorLookUp
   ) throws(DIError) -> MadeInstance? {
     guard let single = found.single else { return nil }
     let request = found.request ?? ResolutionRequest.currentReference
@@ -97,7 +97,13 @@ package struct DIResolutionContext {
     defer { context.end() }
     // The component is alive, and the snapshot's, only while the thread's announcement
     // has not moved since the look-up.
-    guard context.access.continuesAnnouncement else { return nil }
+    guard context.access.continuesAnnouncement else {
+      // This context announced the new snapshot, so the generic path's context will
+      // continue that announcement, not the look-up's: the candidate, maybe freed by
+      // now, must not reach it.
+      found.single = nil
+      return nil
+    }
     return try context.finishedInstance(of: single, requested: type)
   }
 

@@ -23,31 +23,31 @@ func example_DIContainer_Resolve_swift_L24() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Resolve.swift:97
-func example_DIContainer_Resolve_swift_L97() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 98)
+// From Sources/DIContainer/API/DIContainer+Resolve.swift:98
+func example_DIContainer_Resolve_swift_L98() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 99)
   container.register(Presenter.self).injection(\.view)
   container.inject(into: presenter)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Resolve.swift:112
-func example_DIContainer_Resolve_swift_L112() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 113)
+// From Sources/DIContainer/API/DIContainer+Resolve.swift:113
+func example_DIContainer_Resolve_swift_L113() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 114)
   try container.tryInject(into: presenter)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Resolve.swift:136
-func example_DIContainer_Resolve_swift_L136() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 137)
+// From Sources/DIContainer/API/DIContainer+Resolve.swift:137
+func example_DIContainer_Resolve_swift_L137() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 138)
   try await container.injectAsync(into: presenter)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Resolve.swift:182
-func example_DIContainer_Resolve_swift_L182() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 183)
+// From Sources/DIContainer/API/DIContainer+Resolve.swift:183
+func example_DIContainer_Resolve_swift_L183() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 184)
   let cat: Cat = *container
   _ = cat
 #sourceLocation()

@@ -24,29 +24,29 @@ func example_DIRequestScope_swift_L21() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:135
-func example_DIRequestScope_swift_L135() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 136)
+// From Sources/DIContainer/API/DIRequestScope.swift:157
+func example_DIRequestScope_swift_L157() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 158)
   scope.close()
   #expect(scope.isClosed)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:152
-func example_DIRequestScope_swift_L152() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 153)
+// From Sources/DIContainer/API/DIRequestScope.swift:174
+func example_DIRequestScope_swift_L174() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 175)
   let scope = container.makeScope()
   _ = scope
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 154)
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 176)
   defer { scope.close() }
   let handler: Handler = scope.resolve()
   _ = handler
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:164
-func example_DIRequestScope_swift_L164() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 165)
+// From Sources/DIContainer/API/DIRequestScope.swift:186
+func example_DIRequestScope_swift_L186() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 187)
   await scope.closeAwaitingHooks()
 #sourceLocation()
 }
