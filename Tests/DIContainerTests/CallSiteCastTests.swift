@@ -216,6 +216,18 @@ private struct CSPoint: Equatable { let x: Int }
     #expect(scOccurrences(of: "CallSiteCastTests.swift:", in: printed) >= 2)
   }
 
+  @Test func aScopesResolveOfAnUnregisteredServiceSaysSo() async {
+    // No only candidate: resolved on the core's own context, whose failure still traps
+    // with the request's text.
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let container = DIContainer()
+      container.register { CSLeaf(PRLedger()) }
+      let _: CSPair = container.makeScope().resolve()
+    }
+    let printed = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(printed.contains("Cannot resolve CSPair: CSPair is not registered."))
+  }
+
   @Test func aClosedScopesResolveSaysItIsClosed() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let container = DIContainer()

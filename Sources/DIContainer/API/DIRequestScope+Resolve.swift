@@ -29,33 +29,33 @@ extension DIRequestScope: DIResolver {
   /// ```
   @inlinable @inline(__always)  // Cast where `T` is known (Benchmarks/PROFILE.md).
   public func resolve<T>(file: StaticString = #fileID, line: UInt = #line) -> T {
-    UnsafeExactCast.service(
-      madeInstance(requested: T.self, file: file, line: line), as: T.self,
-      notAService: { failNotAService(T.self, file: file, line: line) },
-      otherwise: { resolveThroughContext(T.self, file: file, line: line) })
+    // Resolved as a `T` on the core's context when there is no only candidate: made as an
+    // instance to cast, a protocol-typed value would be cast twice.
+    var resolved: T?
+    return UnsafeExactCast.service(
+      madeInstance(requested: T.self, file: file, line: line) { (context) throws(DIError) in
+        resolved = try context.value(T.self, tag: nil)
+      }, as: T.self, notAService: { failNotAService(T.self, file: file, line: line) },
+      otherwise: { resolved.take()! })
   }
 
   /// What the only candidate for `requested` made in this scope, for
-  /// ``resolve(file:line:)`` to cast; nil, with nothing made, when `requested` has no
-  /// only candidate. Stops the program with the ``DIError`` text when resolution fails.
+  /// ``resolve(file:line:)`` to cast; nil once `otherwise` resolved it on the same
+  /// resolution context, when `requested` has no only candidate (modifiers, several
+  /// candidates, a parent's components). Stops the program with the ``DIError`` text
+  /// when resolution fails.
   @usableFromInline
-  func madeInstance(requested type: Any.Type, file: StaticString, line: UInt) -> MadeInstance? {
+  func madeInstance(
+    requested type: Any.Type, file: StaticString, line: UInt,
+    otherwise: (inout DIResolutionContext) throws(DIError) -> Void
+  ) -> MadeInstance? {
     do throws(DIError) {
       let container = try openContainer(for: type)
       return try DIResolutionContext.madeInstance(
         requested: type, in: container, requestScope: self,
-        site: CallSite(file: file, line: line))
+        site: CallSite(file: file, line: line), otherwise: otherwise)
     } catch {
       failResolution(error, file: file, line: line)
-    }
-  }
-
-  /// ``resolve(file:line:)`` for what ``madeInstance(requested:file:line:)`` leaves:
-  /// modifiers, and services with several candidates.
-  @usableFromInline
-  func resolveThroughContext<T>(_ type: T.Type, file: StaticString, line: UInt) -> T {
-    trappingResolution(file: file, line: line) { () throws(DIError) in
-      try tryResolve(arguments: [])
     }
   }
 

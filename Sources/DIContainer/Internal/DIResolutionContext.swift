@@ -108,10 +108,11 @@ package struct DIResolutionContext {
   }
 
   /// ``madeInstance(requested:in:site:after:)`` in `requestScope`, which keeps the
-  /// `.scoped` instances; nil, with nothing made, when `type` has no only candidate.
+  /// `.scoped` instances; when `type` has no only candidate, nil once `otherwise`
+  /// resolved it on this context.
   static func madeInstance(
     requested type: Any.Type, in container: DIContainer, requestScope: DIRequestScope,
-    site: CallSite
+    site: CallSite, otherwise: (inout DIResolutionContext) throws(DIError) -> Void
   ) throws(DIError) -> MadeInstance? {
     var context = DIResolutionContext(
       container: container, requester: nil, arguments: nil, site: site)
@@ -119,7 +120,11 @@ package struct DIResolutionContext {
     defer { context.end() }
     guard let index = context.table.index(of: ServiceKey(type)),
       let single = context.table.single(at: index)
-    else { return nil }
+    else {
+      try otherwise(&context)
+      try context.finish()
+      return nil
+    }
     return try context.finishedInstance(of: single, requested: type)
   }
 

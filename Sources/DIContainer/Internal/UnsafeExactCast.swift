@@ -73,7 +73,8 @@ enum UnsafeExactCast {
     _ made: consuming MadeInstance?, as type: T.Type, notAService: () -> Never,
     otherwise: () -> T
   ) -> T {
-    // Matched as it is: bound to a name first, the made instance would be copied.
+    // Matched as it is: bound to a name first (`case let made?`, or a non-optional
+    // parameter), the made instance is copied.
     switch consume made {
     case .object(let object)?:
       return Self.object(object, as: T.self) { (object) in
