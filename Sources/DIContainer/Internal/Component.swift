@@ -62,11 +62,10 @@ final class Component: Sendable {
   /// Whether it is a `.prototype` with a synchronous factory and no `arg` parameter: a
   /// request of it only builds a new instance.
   let isPlainPrototype: Bool
-  /// Its bit in a request's filter of the components under construction
-  /// (``ResolutionRequest``): from its registration order, so the first 64 components of
-  /// a container have bits of their own, and the filter does not depend on where the
-  /// components lie in memory.
-  let buildingBit: UInt64
+  /// Which bit is ``buildingBit``: one byte, which fits beside the flags (a whole word
+  /// made each registration 16 bytes larger), read with no look at the draft (reading
+  /// the draft's order cost S3 130 instructions).
+  private let buildingBitIndex: UInt8
 
   init(draft: consuming ComponentDraft, storage: InstanceStorage, owner: ObjectIdentifier) {
     let completion = AsyncCompletion.of(draft)
@@ -111,7 +110,7 @@ final class Component: Sendable {
           implementation: draft.implementation, file: draft.file, line: draft.line,
           framework: draft.framework, part: draft.part
         ).description)
-    buildingBit = 1 << UInt64(draft.order & 63)
+    buildingBitIndex = UInt8(truncatingIfNeeded: draft.order & 63)
     self.draft = draft
   }
 
@@ -129,6 +128,12 @@ final class Component: Sendable {
   var isRoot: Bool { draft.isRoot }
   /// Registration order within the container.
   var order: Int { draft.order }
+  /// Its bit in a request's filter of the components under construction
+  /// (``ResolutionRequest``): from its registration order, so the first 64 components of
+  /// a container have bits of their own, and the filter does not depend on where the
+  /// components lie in memory.
+  @inline(__always)
+  var buildingBit: UInt64 { 1 << UInt64(buildingBitIndex) }
 
   /// The identity of a `.scoped` component's key in every request scope.
   var requestScopedID: ObjectIdentifier? {
