@@ -102,9 +102,7 @@ public final class DIRequestScope: Sendable {
       if let making {
         makings[index].making = making
       } else {
-        // The last one, usually: makings end in the reverse order of their start.
-        let last = makings.removeLast()
-        if index < makings.count { makings[index] = last }
+        removeMaking(at: index)
       }
     }
 
@@ -115,11 +113,15 @@ public final class DIRequestScope: Sendable {
     mutating func endMaking(_ key: ObjectIdentifier, token: UInt64) -> Bool {
       guard let index = makingIndex(key) else { return false }
       let hadWaiters = makings[index].making.hasWaiters
-      if makings[index].making.token == token {
-        let last = makings.removeLast()
-        if index < makings.count { makings[index] = last }
-      }
+      if makings[index].making.token == token { removeMaking(at: index) }
       return hadWaiters
+    }
+
+    /// Removes the making at `index`, the last one usually (makings end in the reverse
+    /// order of their start): the last takes its place.
+    private mutating func removeMaking(at index: Int) {
+      let last = makings.removeLast()
+      if index < makings.count { makings[index] = last }
     }
 
     /// Keeps `instance` for `key`, unless the scope is closed: then it is refused, and

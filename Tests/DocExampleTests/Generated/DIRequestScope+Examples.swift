@@ -24,29 +24,29 @@ func example_DIRequestScope_swift_L21() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:157
-func example_DIRequestScope_swift_L157() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 158)
+// From Sources/DIContainer/API/DIRequestScope.swift:159
+func example_DIRequestScope_swift_L159() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 160)
   scope.close()
   #expect(scope.isClosed)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:174
-func example_DIRequestScope_swift_L174() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 175)
+// From Sources/DIContainer/API/DIRequestScope.swift:176
+func example_DIRequestScope_swift_L176() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 177)
   let scope = container.makeScope()
   _ = scope
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 176)
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 178)
   defer { scope.close() }
   let handler: Handler = scope.resolve()
   _ = handler
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:186
-func example_DIRequestScope_swift_L186() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 187)
+// From Sources/DIContainer/API/DIRequestScope.swift:188
+func example_DIRequestScope_swift_L188() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 189)
   await scope.closeAwaitingHooks()
 #sourceLocation()
 }
