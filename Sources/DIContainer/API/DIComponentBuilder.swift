@@ -38,7 +38,7 @@ public struct DIComponentBuilder<Impl>: Sendable {
   /// ```
   @discardableResult
   public func `as`<Service>(_ service: Service.Type) -> Self {
-    provide(ServiceKey(Service.self))
+    provide(ServiceKey(Service.self), cast: ServiceCast(to: Service.self))
   }
 
   /// Makes the component resolvable as `service` under `tag` (any type is a tag).
@@ -67,11 +67,12 @@ public struct DIComponentBuilder<Impl>: Sendable {
   /// ```
   @discardableResult
   public func `as`<Service, Tag>(_ service: Service.Type, tag: Tag.Type) -> Self {
-    provide(ServiceKey(Service.self, tag: Tag.self))
+    provide(ServiceKey(Service.self, tag: Tag.self), cast: ServiceCast(to: Service.self))
   }
 
-  private func provide(_ service: ServiceKey) -> Self {
-    edit { $0.services.provide(service) }
+  /// Adds `service`, whose instances `cast` makes from the component's objects.
+  private func provide(_ service: ServiceKey, cast: ServiceCast?) -> Self {
+    edit { $0.services.provide(service, cast: cast) }
   }
 
   /// Sets how long instances live; the default is ``DILifetime/prototype``.

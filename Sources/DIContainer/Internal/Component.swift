@@ -135,6 +135,12 @@ final class Component: Sendable {
   @inline(__always)
   var buildingBit: UInt64 { 1 << UInt64(buildingBitIndex) }
 
+  /// The cast of this component's objects into `service`, made where it was registered
+  /// `as` that type (see ``ServiceCast``), if it was.
+  func serviceCast(to service: Any.Type) -> ServiceCast? {
+    draft.services.cast(to: service)
+  }
+
   /// The identity of a `.scoped` component's key in every request scope.
   var requestScopedID: ObjectIdentifier? {
     requestScopedKey.map { ObjectIdentifier($0.takeUnretainedValue()) }

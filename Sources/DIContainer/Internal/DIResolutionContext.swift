@@ -546,9 +546,7 @@ package struct DIResolutionContext {
       if let object = request._withUnsafeGuaranteedRef({ request in
         cell._withUnsafeGuaranteedRef { $0.publishedObject(for: request) }
       }) {
-        return try UnsafeExactCast.cast(object: object, to: T.self) {
-          Self.notAService(T.self, component: component)
-        }
+        return try Self.service(object, as: T.self, of: component)
       }
     }
     // A plain prototype skips the other lifetimes' checks, and its factory's object is
@@ -559,9 +557,7 @@ package struct DIResolutionContext {
       }
       switch consume made {
       case .object(let object):
-        return try UnsafeExactCast.cast(object: object, to: T.self) {
-          Self.notAService(T.self, component: component)
-        }
+        return try Self.service(object, as: T.self, of: component)
       case .value(var value):
         return try UnsafeExactCast.cast(any: &value, to: T.self) {
           Self.notAService(T.self, component: component)
@@ -571,9 +567,21 @@ package struct DIResolutionContext {
     var value = try instance(of: component, requested: T.self) {
       (context, component) throws(DIError) in try context.instance(of: component)
     }
-    return try UnsafeExactCast.cast(any: &value, to: T.self) {
-      Self.notAService(T.self, component: component)
-    }
+    return try UnsafeExactCast.cast(
+      any: &value, to: T.self, serviceCast: { component.serviceCast(to: T.self) },
+      else: { Self.notAService(T.self, component: component) })
+  }
+
+  /// `object`, which `component` made or keeps, as the `T` asked for: moved out when its
+  /// class is `T`, else through what the component learned of casting into `T` (see
+  /// ``ServiceCast``).
+  @inline(__always)
+  private static func service<T>(
+    _ object: consuming AnyObject, as type: T.Type, of component: Component
+  ) throws(DIError) -> T {
+    try UnsafeExactCast.cast(
+      object: object, to: T.self, serviceCast: { component.serviceCast(to: T.self) },
+      else: { notAService(T.self, component: component) })
   }
 
   /// The instance `component` provides, as made, for a request of `requested` to cast;

@@ -41,3 +41,19 @@ enum TypeMetadataKind: Equatable {
     }
   }
 }
+
+extension TypeMetadataKind {
+  /// Whether a value of `type` is a class reference followed by one witness table: an
+  /// existential of one class-bound protocol (`any P` where `P: AnyObject`), with no
+  /// superclass constraint, and not `any Error` (whose values are boxed).
+  ///
+  /// Read from the existential's metadata: after the kind word (0x303), its flags, whose
+  /// low 24 bits count the witness tables, whose top bit is clear for a class-bound
+  /// existential, and whose other bits mark a superclass constraint or a special protocol.
+  /// Exactly 1 is one witness table and nothing else.
+  static func isClassExistentialOfOneProtocol(_ type: Any.Type) -> Bool {
+    let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+    guard metadata.load(as: UInt.self) == 0x303 else { return false }
+    return metadata.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt32.self) == 1
+  }
+}

@@ -44,6 +44,55 @@ enum UnsafeExactCast {
     }
   }
 
+  /// `object` as a `T`: moved out when its class is exactly `T` (see
+  /// ``object(_:as:otherwise:)``), else written by the cast `serviceCast` finds, else cast
+  /// as ``cast(_:to:else:)`` casts. `serviceCast` runs only when the class is not `T`.
+  @inline(__always)
+  static func cast<T, Failure: Error>(
+    object: consuming AnyObject, to type: T.Type, serviceCast: () -> ServiceCast?,
+    else failure: () -> Failure
+  ) throws(Failure) -> T {
+    try Self.object(object, as: T.self) { (object) throws(Failure) -> T in
+      try cast(object, to: T.self, through: serviceCast(), else: failure)
+    }
+  }
+
+  /// `object` as a `T` through `serviceCast`, when that is the cast into `T` (compared by
+  /// identity): built from the object and the witness table recorded for its class, or,
+  /// when none is, cast as ``cast(_:to:else:)`` casts, and its table recorded. Else cast
+  /// as ``cast(_:to:else:)`` casts.
+  ///
+  /// Sound because a ``ServiceCast`` exists only for an existential of one class-bound
+  /// protocol, whose values are a reference and a witness table (the Swift ABI's layout,
+  /// `MemoryLayout<T>.size` checked by the reinterpretation), and because the table the
+  /// runtime found for an object's class serves every object of exactly that class.
+  @inline(never)
+  static func cast<T, Failure: Error>(
+    _ object: AnyObject, to type: T.Type, through serviceCast: ServiceCast?,
+    else failure: () -> Failure
+  ) throws(Failure) -> T {
+    guard let serviceCast, serviceCast.service == ObjectIdentifier(T.self) else {
+      return try checkedCast(object, to: T.self, else: failure)
+    }
+    let objectClass = ObjectIdentifier(Swift.type(of: object))
+    if let witnessTable = serviceCast.witnessTable(of: objectClass) {
+      return unsafeBitCast(
+        ClassExistential(object: object, witnessTable: witnessTable), to: T.self)
+    }
+    var typed = try checkedCast(object, to: T.self, else: failure)
+    let witnessTable = withUnsafeBytes(of: &typed) {
+      $0.load(fromByteOffset: MemoryLayout<UInt>.size, as: UnsafeRawPointer.self)
+    }
+    serviceCast.record(witnessTable, of: objectClass)
+    return typed
+  }
+
+  /// The layout of a value of an existential of one class-bound protocol.
+  private struct ClassExistential {
+    let object: AnyObject
+    let witnessTable: UnsafeRawPointer
+  }
+
   /// `slot` as a `T`: when `T` is a class and `slot` was made from a `T` (its stored
   /// type is `T`), the reference is moved out of the existential, which is not opened and
   /// counts no reference, and `slot` left holding `()`; else cast as ``cast(_:to:else:)``
@@ -59,6 +108,23 @@ enum UnsafeExactCast {
   ) throws(Failure) -> T {
     guard holds(&slot, madeFrom: T.self) else {
       return try checkedCast(slot, to: T.self, else: failure)
+    }
+    return move(&slot, as: T.self)
+  }
+
+  /// `slot` as a `T`, as ``cast(any:to:else:)`` casts it, except that an object of
+  /// another class is written by the cast `serviceCast` finds, as
+  /// ``cast(_:to:through:else:)`` writes it.
+  @inline(__always)
+  static func cast<T, Failure: Error>(
+    any slot: inout Any, to type: T.Type, serviceCast: () -> ServiceCast?,
+    else failure: () -> Failure
+  ) throws(Failure) -> T {
+    guard holds(&slot, madeFrom: T.self) else {
+      guard let object = object(in: &slot) else {
+        return try checkedCast(slot, to: T.self, else: failure)
+      }
+      return try cast(object, to: T.self, through: serviceCast(), else: failure)
     }
     return move(&slot, as: T.self)
   }

@@ -1,0 +1,67 @@
+import Synchronization
+
+/// What a component learned about casting its objects into a protocol it was registered
+/// `as`: the witness table of their class for that protocol, so later requests build the
+/// existential without asking the runtime.
+///
+/// A request for a protocol-typed service gets the component's object as a class
+/// instance, and casting it into `any P` looks the conformance up in the runtime's
+/// process-wide cache at every request: about 600 instructions per protocol-typed
+/// dependency (Benchmarks/PROFILE.md). For the common kind of service, an existential of
+/// one class-bound protocol, a value is the reference followed by the conformance's
+/// witness table (the Swift ABI's layout), and the table is the same for every object of
+/// one class. So the first request casts as before and records the class and the table it
+/// found; a later request with an object of exactly that class builds the value from the
+/// two (``UnsafeExactCast/cast(_:to:through:else:)``). One class is recorded, the first:
+/// a component whose objects are of several classes casts the others as before.
+final class ServiceCast: Sendable {
+  /// The service type: an existential of one class-bound protocol.
+  let service: ObjectIdentifier
+  /// The address of the ``Learned`` pair a request recorded, or 0: written once, read with
+  /// no lock, freed with this object.
+  private let learned = Atomic<UInt>(0)
+
+  /// A class and its witness table for ``service``.
+  private struct Learned {
+    let objectClass: ObjectIdentifier
+    let witnessTable: UnsafeRawPointer
+  }
+
+  /// The cast into `service`, or nil when a value of that type is not a reference and one
+  /// witness table (a protocol that is not class-bound, several protocols, a superclass
+  /// constraint, `any Error`, or no existential at all), which a request casts as before.
+  init?(to service: Any.Type) {
+    guard TypeMetadataKind.isClassExistentialOfOneProtocol(service) else { return nil }
+    self.service = ObjectIdentifier(service)
+  }
+
+  deinit {
+    guard let pair = UnsafeMutablePointer<Learned>(bitPattern: learned.load(ordering: .acquiring))
+    else { return }
+    pair.deinitialize(count: 1)
+    pair.deallocate()
+  }
+
+  /// The witness table of `objectClass` for the service, when a request recorded it.
+  @inline(__always)
+  func witnessTable(of objectClass: ObjectIdentifier) -> UnsafeRawPointer? {
+    guard let pair = UnsafePointer<Learned>(bitPattern: learned.load(ordering: .acquiring)),
+      pair.pointee.objectClass == objectClass
+    else { return nil }
+    return pair.pointee.witnessTable
+  }
+
+  /// Records `witnessTable`, which the runtime found for an object of `objectClass`,
+  /// unless a class is recorded already.
+  func record(_ witnessTable: UnsafeRawPointer, of objectClass: ObjectIdentifier) {
+    guard learned.load(ordering: .relaxed) == 0 else { return }
+    let pair = UnsafeMutablePointer<Learned>.allocate(capacity: 1)
+    pair.initialize(to: Learned(objectClass: objectClass, witnessTable: witnessTable))
+    let (recorded, _) = learned.compareExchange(
+      expected: 0, desired: UInt(bitPattern: pair), ordering: .releasing)
+    guard !recorded else { return }
+    // Another request recorded first.
+    pair.deinitialize(count: 1)
+    pair.deallocate()
+  }
+}
