@@ -1,3 +1,5 @@
+import Synchronization
+
 extension DIContainer {
   /// Runs `load` with `module` as the innermost module of the calling thread, unless
   /// `module` was loaded into this container or one of its parents before (a module loads
@@ -59,6 +61,12 @@ extension DIContainer {
 
   /// Whether `module` was loaded into this container or one of its parents.
   package func hasLoaded(_ module: DIModuleID) -> Bool {
-    registry.withLock { $0.loaded.contains(module) } || parent?.hasLoaded(module) == true
+    // Relaxed: the word only says a module is loaded, which stays true; nothing else is
+    // read through it.
+    if lastLoadedModule.load(ordering: .relaxed) == module.bits { return true }
+    guard registry.withLock({ $0.loaded.contains(module) }) || parent?.hasLoaded(module) == true
+    else { return false }
+    lastLoadedModule.store(module.bits, ordering: .relaxed)
+    return true
   }
 }

@@ -26,6 +26,10 @@ public final class DIContainer: Sendable {
   let parent: DIContainer?
   /// The request scopes this container opened that are still open, for ``shutdown()``.
   let openScopes = OpenScopes()
+  /// The last module ``hasLoaded(_:)`` found loaded, as ``DIModuleID/bits``: a module
+  /// stays loaded, so a request on behalf of the same framework as the last one checks
+  /// with one load, with no lock and no hashing.
+  let lastLoadedModule = Atomic<UInt>(0)
 
   /// Creates an empty container.
   ///

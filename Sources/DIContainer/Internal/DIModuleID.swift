@@ -19,6 +19,12 @@ package struct DIModuleID: Hashable, Sendable, CustomStringConvertible {
     self.type = type
   }
 
+  /// The module as one word, never 0: the type's metadata address, whose low bit (clear
+  /// in an address) tells a part from a framework.
+  var bits: UInt {
+    UInt(bitPattern: ObjectIdentifier(type)) | (kind == .part ? 1 : 0)
+  }
+
   /// The type's name, for errors and graphs.
   package var name: String { String(describing: type) }
 

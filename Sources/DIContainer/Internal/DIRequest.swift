@@ -20,11 +20,17 @@ package struct DIRequest: Sendable {
   package var isAwaiting = false
   /// `arg($0)`: a runtime argument, not a service.
   package var isArgument = false
+  /// The parameter's own type, `Lazy<Cat>` for a `Lazy<Cat>` parameter, and what makes
+  /// it a modifier (nil for a service): kept for ``ParameterModifiers``, so that a request
+  /// for the parameter asks the runtime nothing.
+  let parameter: (type: Any.Type, modifier: (any DIParameterModifier.Type)?)
 
   /// The request a parameter of type `parameter` makes.
   package init(for parameter: Any.Type) {
     self.type = parameter
-    Self.modifier(parameter)?.describe(&self)
+    let modifier = Self.modifier(parameter)
+    self.parameter = (parameter, modifier)
+    modifier?.describe(&self)
   }
 
   /// `type` as a modifier, or nil when it is none. A type whose metadata proves it is none
@@ -60,7 +66,7 @@ package struct DIRequest: Sendable {
 ///
 /// A conforming class must be listed in `DIRequest.delayedClasses`: other classes are
 /// taken for services without asking the runtime whether they conform.
-package protocol DIParameterModifier {
+package protocol DIParameterModifier: SendableMetatype {
   /// Records in `request` what this type asks for (and what the wrapped type asks for).
   static func describe(_ request: inout DIRequest)
 

@@ -68,8 +68,10 @@ final class ServiceTable: @unchecked Sendable {
     fileprivate let mask: Int
     fileprivate let shift: UInt
 
+    /// The first slot to probe for `key` in a table of `64 - shift` bits: a multiplicative
+    /// hash of the type and tag pointers.
     @inline(__always)
-    fileprivate static func slot(of key: ServiceKey, shift: UInt) -> Int {
+    static func slot(of key: ServiceKey, shift: UInt) -> Int {
       let type = UInt(bitPattern: ObjectIdentifier(key.type))
       let tag = key.tag.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
       return Int(truncatingIfNeeded: ((type ^ (tag &* 31)) &* 0x9E37_79B9_7F4A_7C15) >> shift)
