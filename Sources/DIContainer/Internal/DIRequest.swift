@@ -20,41 +20,36 @@ package struct DIRequest: Sendable {
   package var isAwaiting = false
   /// `arg($0)`: a runtime argument, not a service.
   package var isArgument = false
-  /// The parameter's own type, `Lazy<Cat>` for a `Lazy<Cat>` parameter, and what makes
-  /// it a modifier (nil for a service): kept for ``ParameterModifiers``, so that a request
-  /// for the parameter asks the runtime nothing.
-  let parameter: (type: Any.Type, modifier: (any DIParameterModifier.Type)?)
 
   /// The request a parameter of type `parameter` makes.
   package init(for parameter: Any.Type) {
     self.type = parameter
-    let modifier = Self.modifier(parameter)
-    self.parameter = (parameter, modifier)
-    modifier?.describe(&self)
+    Self.modifier(parameter)?.describe(&self)
   }
 
   /// `type` as a modifier, or nil when it is none. A type whose metadata proves it is none
   /// (a class other than the delayed ones, an existential, a tuple, a function) costs no
-  /// conformance lookup, the runtime's scan of every conformance record.
+  /// conformance lookup, the runtime's scan of every conformance record; the others are
+  /// asked of the runtime once per process (``ModifierCache``).
   static func modifier(_ type: Any.Type) -> (any DIParameterModifier.Type)? {
     switch TypeMetadataKind(of: type) {
     case .structural: return nil
     case .classType(let declaration) where !delayedClasses.contains(declaration): return nil
-    case .classType, .other: return type as? any DIParameterModifier.Type
+    case .classType, .other: return ModifierCache.modifier(of: type)
     }
   }
 
   /// The declarations of the modifiers that are classes: the delayed values kept once made.
-  private static let delayedClasses: Set<UInt> = {
+  /// Four, compared in turn: a `Set` would hash each class asked about.
+  private static let delayedClasses: [UInt] = {
     let classes: [Any.Type] = [
       Lazy<Int>.self, LazyWithArguments<Int>.self, AsyncLazy<Int>.self,
       AsyncLazyWithArguments<Int>.self,
     ]
-    return Set(
-      classes.compactMap { type in
-        guard case .classType(let declaration) = TypeMetadataKind(of: type) else { return nil }
-        return declaration
-      })
+    return classes.compactMap { type in
+      guard case .classType(let declaration) = TypeMetadataKind(of: type) else { return nil }
+      return declaration
+    }
   }()
 }
 

@@ -327,20 +327,10 @@ package struct DIResolutionContext {
     {
       return try instance(T.self, of: try choose(entry, for: T.self, tag: tag))
     }
-    if let modifier = Self.modifier(T.self, in: snapshot) {
+    if let modifier = DIRequest.modifier(T.self) {
       return try resolve(modifier, as: T.self, tag: tag)
     }
     throw notRegistered(T.self, tag: tag)
-  }
-
-  /// `type` as a parameter modifier, or nil when it is none: found among the modifier
-  /// parameters of `snapshot`'s components, else classified as a registration classifies
-  /// a parameter (``DIRequest/modifier(_:)``, which asks the runtime only about a type
-  /// whose metadata does not settle it).
-  private static func modifier(
-    _ type: Any.Type, in snapshot: Snapshot
-  ) -> (any DIParameterModifier.Type)? {
-    snapshot.parameterModifiers.modifier(of: type) ?? DIRequest.modifier(type)
   }
 
   /// Throws when the container was shut down: a request for `T` finds nothing then, and
@@ -373,7 +363,7 @@ package struct DIResolutionContext {
       return try optionalInstance(Wrapped.self, of: entry)
     }
     try checkNotShutDown(Wrapped.self)
-    guard let modifier = Self.modifier(Wrapped.self, in: snapshot) else { return nil }
+    guard let modifier = DIRequest.modifier(Wrapped.self) else { return nil }
     do throws(DIError) {
       return try resolve(modifier, as: Wrapped.self, tag: tag)
     } catch {

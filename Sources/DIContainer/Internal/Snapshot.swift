@@ -73,8 +73,6 @@ final class Snapshot: Sendable {
   /// Whether the container was shut down: every request fails (see
   /// ``DIContainer/shutdown()``).
   let isShutDown: Bool
-  /// The components' parameter types that are modifiers.
-  let parameterModifiers: ParameterModifiers
 
   init(
     components: [Component], imports: [DIModuleID: Set<DIModuleID>],
@@ -115,7 +113,6 @@ final class Snapshot: Sendable {
       taggedCollections.values[index].sortByOrder()
     }
     self.taggedCollections = taggedCollections
-    parameterModifiers = ParameterModifiers(components)
   }
 
   static let empty = Snapshot(components: [], imports: [:])

@@ -1,0 +1,106 @@
+import Synchronization
+
+/// Whether a type is a parameter modifier, and which, as the runtime answered once per type
+/// for the whole process.
+///
+/// A request for a type no component provides (`Cat?`, `Lazy<Cat>`, `Provider<Cat>`, as a
+/// parameter or at the top level) asks whether the type is a modifier, and so does a
+/// registration for each parameter whose metadata does not settle it
+/// (``DIRequest/modifier(_:)``). The runtime answers from its own conformance cache, about
+/// 280 instructions a time (Benchmarks/PROFILE.md). This table keeps the answers: open
+/// addressing on the type's metadata address, hashed as the lookup table hashes a key
+/// (``ServiceTable``); each slot is written once and read with two atomic loads, with no
+/// lock. An answer is never removed: a type's conformances do not change, and its metadata
+/// is never freed. Once three quarters of the slots are taken, a type not in the table is
+/// asked of the runtime at each request.
+enum ModifierCache {
+  /// The modifier of `type`, nil when it is none.
+  static func modifier(of type: Any.Type) -> (any DIParameterModifier.Type)? {
+    table.modifier(of: type)
+  }
+
+  /// How many types the table holds at most.
+  static var capacity: Int { table.limit }
+
+  private static let table = Table(bits: 10)
+
+  /// An answer, kept for the life of the process once published.
+  private final class Answer: Sendable {
+    let modifier: (any DIParameterModifier.Type)?
+
+    init(_ modifier: (any DIParameterModifier.Type)?) {
+      self.modifier = modifier
+    }
+  }
+
+  private final class Table: @unchecked Sendable {
+    /// The metadata address of each slot's type, 0 while the slot is free; written once.
+    private let keys: UnsafeMutablePointer<Atomic<UInt>>
+    /// The address of each slot's ``Answer``, 0 until the thread that took the slot
+    /// publishes it; written once.
+    private let answers: UnsafeMutablePointer<Atomic<UInt>>
+    private let mask: Int
+    private let shift: UInt
+    /// How many types may be added: three quarters of the slots, so a probe always ends.
+    let limit: Int
+    private let added = Atomic<Int>(0)
+
+    init(bits: UInt) {
+      let count = 1 << Int(bits)
+      keys = .allocate(capacity: count)
+      answers = .allocate(capacity: count)
+      for slot in 0..<count {
+        (keys + slot).initialize(to: Atomic(0))
+        (answers + slot).initialize(to: Atomic(0))
+      }
+      mask = count - 1
+      shift = 64 - bits
+      limit = count / 4 * 3
+    }
+
+    // The table lives as long as the process: it is never deinitialized.
+
+    func modifier(of type: Any.Type) -> (any DIParameterModifier.Type)? {
+      let key = UInt(bitPattern: ObjectIdentifier(type))
+      var slot = ServiceTable.Slots.slot(of: ServiceKey(type), shift: shift)
+      while true {
+        switch keys[slot].load(ordering: .acquiring) {
+        case key:
+          let answer = answers[slot].load(ordering: .acquiring)
+          // Taken, not published yet: the runtime answers this once more.
+          guard let address = UnsafeRawPointer(bitPattern: answer) else { return Self.ask(type) }
+          return Unmanaged<Answer>.fromOpaque(address)._withUnsafeGuaranteedRef(\.modifier)
+        case 0:
+          return add(type, key: key, from: slot)
+        default:
+          slot = (slot + 1) & mask
+        }
+      }
+    }
+
+    /// Asks the runtime about `type` and keeps the answer from `slot` on, unless the table
+    /// is full or another thread adds it first.
+    private func add(
+      _ type: Any.Type, key: UInt, from slot: Int
+    ) -> (any DIParameterModifier.Type)? {
+      let modifier = Self.ask(type)
+      guard added.add(1, ordering: .relaxed).newValue <= limit else { return modifier }
+      var slot = slot
+      while true {
+        let (taken, found) = keys[slot].compareExchange(
+          expected: 0, desired: key, ordering: .acquiringAndReleasing)
+        if taken {
+          let answer = Unmanaged.passRetained(Answer(modifier)).toOpaque()
+          answers[slot].store(UInt(bitPattern: answer), ordering: .releasing)
+          return modifier
+        }
+        if found == key { return modifier }
+        slot = (slot + 1) & mask
+      }
+    }
+
+    private static func ask(_ type: Any.Type) -> (any DIParameterModifier.Type)? {
+      type as? any DIParameterModifier.Type
+    }
+  }
+}
