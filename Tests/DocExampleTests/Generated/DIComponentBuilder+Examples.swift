@@ -37,47 +37,47 @@ func example_DIComponentBuilder_swift_L63() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:82
-func example_DIComponentBuilder_swift_L82() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 83)
+// From Sources/DIContainer/API/DIComponentBuilder.swift:83
+func example_DIComponentBuilder_swift_L83() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 84)
   container.register(Cat.init).lifetime(.perContainer(.weak))
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:108
-func example_DIComponentBuilder_swift_L108() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 109)
+// From Sources/DIContainer/API/DIComponentBuilder.swift:109
+func example_DIComponentBuilder_swift_L109() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 110)
   container.register(Presenter.init)
     .injection(\.interactor)
     .postInit { presenter in presenter.interactor.delegate = presenter }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:132
-func example_DIComponentBuilder_swift_L132() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 133)
+// From Sources/DIContainer/API/DIComponentBuilder.swift:133
+func example_DIComponentBuilder_swift_L133() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 134)
   container.register(MailQueue.init)
     .postInit { queue in await queue.flush() }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:146
-func example_DIComponentBuilder_swift_L146() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 147)
+// From Sources/DIContainer/API/DIComponentBuilder.swift:147
+func example_DIComponentBuilder_swift_L147() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 148)
   container.register { MainLogger(loggers: many($0)) }.as(Logger.self).default()
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:159
-func example_DIComponentBuilder_swift_L159() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 160)
+// From Sources/DIContainer/API/DIComponentBuilder.swift:160
+func example_DIComponentBuilder_swift_L160() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 161)
   container.register(FakeClock.init).as(Clock.self).test()
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIComponentBuilder.swift:171
-func example_DIComponentBuilder_swift_L171() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 172)
+// From Sources/DIContainer/API/DIComponentBuilder.swift:172
+func example_DIComponentBuilder_swift_L172() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIComponentBuilder.swift", line: 173)
   container.register(Server.init).root()
 #sourceLocation()
 }

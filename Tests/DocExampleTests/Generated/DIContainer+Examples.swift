@@ -19,20 +19,20 @@ func example_DIContainer_swift_L6() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer.swift:32
-func example_DIContainer_swift_L32() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer.swift", line: 33)
+// From Sources/DIContainer/API/DIContainer.swift:36
+func example_DIContainer_swift_L36() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer.swift", line: 37)
   let container = DIContainer()
   _ = container
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer.swift:58
-func example_DIContainer_swift_L58() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer.swift", line: 59)
+// From Sources/DIContainer/API/DIContainer.swift:62
+func example_DIContainer_swift_L62() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer.swift", line: 63)
   let tenant = DIContainer(parent: container)
   _ = tenant
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer.swift", line: 60)
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer.swift", line: 64)
   tenant.register(TenantStore.init).as(Store.self)   // overrides the parent's Store here
   let store: Store = tenant.resolve()
   _ = store
