@@ -31,6 +31,9 @@ private final class LSUser: PRCounted, @unchecked Sendable {
   }
 }
 
+@MainActor private final class LSMainOnly { nonisolated init() {} }
+extension LSMainOnly: @MainActor LSNamed { var name: String { "main" } }
+
 @Suite struct LearnedServiceCastTests {
   /// The learned cast of the one component providing `LSNamed` in `container`.
   private func learnedCast(in container: DIContainer) -> ServiceCast? {
@@ -106,6 +109,20 @@ private final class LSUser: PRCounted, @unchecked Sendable {
       #expect(cast?.witnessTable(of: ObjectIdentifier(LSSub.self)) == nil)
     }
     #expect(ledger.made == 6)
+    #expect(ledger.alive == 0)
+  }
+
+  @MainActor @Test func aConformanceIsolatedToAGlobalActorIsNotRecorded() {
+    let ledger = PRLedger()
+    let container = DIContainer()
+    container.register { LSMainOnly() }.as(LSNamed.self)
+    container.register { LSUser(named: $0, ledger) }
+    for _ in 0..<2 {
+      let user: LSUser = container.resolve()
+      #expect(user.named.name == "main")
+    }
+    // Cast by the runtime at each request, which checks that it runs on the main actor.
+    #expect(learnedCast(in: container)?.witnessTable(of: ObjectIdentifier(LSMainOnly.self)) == nil)
     #expect(ledger.alive == 0)
   }
 

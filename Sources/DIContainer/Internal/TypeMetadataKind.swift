@@ -57,3 +57,17 @@ extension TypeMetadataKind {
     return metadata.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt32.self) == 1
   }
 }
+
+extension TypeMetadataKind {
+  /// Whether the conformance whose witness table is `witnessTable` is isolated to a global
+  /// actor (`extension Cat: @MainActor Pet`): a cast through it succeeds only on that actor.
+  ///
+  /// Read from the conformance descriptor, which the witness table's first word points to:
+  /// after three 32-bit relative pointers (the protocol, the type, the witness table
+  /// pattern), its flags, whose bit 19 marks a global actor isolation.
+  static func isIsolatedConformance(witnessTable: UnsafeRawPointer) -> Bool {
+    let descriptor = witnessTable.load(as: UnsafeRawPointer.self)
+    let flags = descriptor.load(fromByteOffset: 3 * MemoryLayout<Int32>.size, as: UInt32.self)
+    return flags & (1 << 19) != 0
+  }
+}

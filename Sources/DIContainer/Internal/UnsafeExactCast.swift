@@ -65,7 +65,9 @@ enum UnsafeExactCast {
   /// Sound because a ``ServiceCast`` exists only for an existential of one class-bound
   /// protocol, whose values are a reference and a witness table (the Swift ABI's layout,
   /// `MemoryLayout<T>.size` checked by the reinterpretation), and because the table the
-  /// runtime found for an object's class serves every object of exactly that class.
+  /// runtime found for an object's class serves every object of exactly that class, on
+  /// any thread, unless the conformance is isolated to a global actor, which is never
+  /// recorded.
   @inline(never)
   static func cast<T, Failure: Error>(
     _ object: AnyObject, to type: T.Type, through serviceCast: ServiceCast?,
@@ -83,7 +85,11 @@ enum UnsafeExactCast {
     let witnessTable = withUnsafeBytes(of: &typed) {
       $0.load(fromByteOffset: MemoryLayout<UInt>.size, as: UnsafeRawPointer.self)
     }
-    serviceCast.record(witnessTable, of: objectClass)
+    // A conformance isolated to a global actor casts only on that actor: each request asks
+    // the runtime, which checks where it runs.
+    if !TypeMetadataKind.isIsolatedConformance(witnessTable: witnessTable) {
+      serviceCast.record(witnessTable, of: objectClass)
+    }
     return typed
   }
 
