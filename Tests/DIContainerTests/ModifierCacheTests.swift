@@ -109,13 +109,37 @@ private func optionalTypes<Leaf>(_ count: Int, around leaf: Leaf.Type) -> [Any.T
   }
 
   @Test func typesBeyondAFullTableAreStillAnswered() {
-    // More distinct types than the table holds: the last ones are asked of the runtime.
-    let count = ModifierCache.capacity + 50
-    let modifiers = optionalTypes(count / 2, around: UInt16.self)
-    let services = nestedTypes(count - count / 2, around: UInt32.self)
-    for _ in 0..<2 {
-      for type in modifiers { #expect(answer(type) == ObjectIdentifier(type)) }
-      for type in services { #expect(answer(type) == nil) }
+    // A table of 8 slots holds 6 types; the others are asked of the runtime each time.
+    let table = ModifierCache.Table(bits: 3)
+    #expect(table.limit == 6)
+    let modifiers = optionalTypes(12, around: UInt16.self)
+    let services = nestedTypes(12, around: UInt32.self)
+    for _ in 0..<3 {
+      for (modifier, service) in zip(modifiers, services) {
+        let answer = table.modifier(of: modifier).map { ObjectIdentifier($0) }
+        #expect(answer == ObjectIdentifier(modifier))
+        #expect(table.modifier(of: service) == nil)
+      }
     }
+  }
+
+  @Test func concurrentFirstAskersOfASmallTableFillItSoundly() async {
+    let table = ModifierCache.Table(bits: 4)
+    let modifiers = optionalTypes(20, around: UInt64.self)
+    let wrong = SCCounter()
+    let finished = await scRunThreads(4, timeout: SCEnvironment.seconds(30)) { thread in
+      for round in 0..<20 {
+        for index in modifiers.indices {
+          let at = (index + thread * 5 + round) % modifiers.count
+          if table.modifier(of: modifiers[at]).map({ ObjectIdentifier($0) })
+            != ObjectIdentifier(modifiers[at])
+          {
+            wrong.next()
+          }
+        }
+      }
+    }
+    #expect(finished)
+    #expect(wrong.value == 0)
   }
 }

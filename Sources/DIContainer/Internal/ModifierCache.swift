@@ -19,9 +19,6 @@ enum ModifierCache {
     table.modifier(of: type)
   }
 
-  /// How many types the table holds at most.
-  static var capacity: Int { table.limit }
-
   private static let table = Table(bits: 10)
 
   /// An answer, kept for the life of the process once published.
@@ -33,7 +30,8 @@ enum ModifierCache {
     }
   }
 
-  private final class Table: @unchecked Sendable {
+  /// The table, of `1 << bits` slots: the process's one, and small ones in tests.
+  final class Table: @unchecked Sendable {
     /// The metadata address of each slot's type, 0 while the slot is free; written once.
     private let keys: UnsafeMutablePointer<Atomic<UInt>>
     /// The address of each slot's ``Answer``, 0 until the thread that took the slot
@@ -45,6 +43,7 @@ enum ModifierCache {
     let limit: Int
     private let added = Atomic<Int>(0)
 
+    /// An empty table of `1 << bits` slots (at least 4).
     init(bits: UInt) {
       let count = 1 << Int(bits)
       keys = .allocate(capacity: count)
@@ -58,8 +57,10 @@ enum ModifierCache {
       limit = count / 4 * 3
     }
 
-    // The table lives as long as the process: it is never deinitialized.
+    // The process's table lives as long as the process; a test's is never freed either
+    // (its answers are shared with no one, but the slots would need freeing one by one).
 
+    /// The modifier of `type`, nil when it is none.
     func modifier(of type: Any.Type) -> (any DIParameterModifier.Type)? {
       let key = UInt(bitPattern: ObjectIdentifier(type))
       var slot = ServiceTable.Slots.slot(of: ServiceKey(type), shift: shift)
