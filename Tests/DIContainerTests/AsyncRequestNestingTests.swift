@@ -24,15 +24,15 @@ private final class NTHub: Sendable {}
 /// Made by a factory that waits, then needs an `NTHub`.
 private final class NTSpoke: Sendable {}
 
-/// `body`'s result, or nil when it takes longer than `seconds` (then the test's time limit
-/// ends the run).
+/// `body`'s result, or nil when it takes longer than `seconds`, scaled for slow builds
+/// (under ThreadSanitizer a full run's async tests can wait tens of seconds for a thread).
 private func within<T: Sendable>(
   seconds: Int, _ body: @escaping @Sendable () async -> T
 ) async -> T? {
   await withTaskGroup(of: T?.self) { group in
     group.addTask { await body() }
     group.addTask {
-      try? await Task.sleep(for: .seconds(seconds))
+      try? await Task.sleep(for: .seconds(SCEnvironment.seconds(Double(seconds))))
       return nil
     }
     let first = await group.next() ?? nil
@@ -52,7 +52,7 @@ private func outcome<T>(of _: T.Type, in container: DIContainer) async -> String
 }
 
 @Suite struct AsyncRequestNestingTests {
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(3)))
   func siblingTasksOfAPostInitReadOneAsyncLazyOnce() async throws {
     let container = DIContainer()
     let made = Atomic(0)
@@ -77,7 +77,7 @@ private func outcome<T>(of _: T.Type, in container: DIContainer) async -> String
     #expect(made.load(ordering: .relaxed) == 1)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(3)))
   func aChildTaskAskingForWhatItsParentIsMakingIsACycle() async {
     let container = DIContainer()
     container.register { NTHub() }.lifetime(.perContainer(.single))
@@ -94,7 +94,7 @@ private func outcome<T>(of _: T.Type, in container: DIContainer) async -> String
   /// One request makes `NTSpoke`, whose factory needs `NTHub`; another makes `NTHub`, whose
   /// `postInit` awaits a child task that needs `NTSpoke`. Whichever wait comes second closes
   /// the loop and is refused: both requests end.
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(3)))
   func aLoopThroughAChildTaskAndAnotherRequestEndsInAnError() async {
     for spokeFirst in [true, false] {
       let container = DIContainer()
