@@ -56,9 +56,7 @@ extension TypeMetadataKind {
     guard metadata.load(as: UInt.self) == 0x303 else { return false }
     return metadata.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt32.self) == 1
   }
-}
 
-extension TypeMetadataKind {
   /// Whether the conformance whose witness table is `witnessTable` is isolated to a global
   /// actor (`extension Cat: @MainActor Pet`): a cast through it succeeds only on that actor.
   ///

@@ -34,17 +34,6 @@ enum UnsafeExactCast {
   }
 
   /// `object` as a `T`: moved out when its class is exactly `T` (see
-  /// ``object(_:as:otherwise:)``), else cast as ``cast(_:to:else:)`` casts.
-  @inline(__always)
-  static func cast<T, Failure: Error>(
-    object: consuming AnyObject, to type: T.Type, else failure: () -> Failure
-  ) throws(Failure) -> T {
-    try Self.object(object, as: T.self) { (object) throws(Failure) -> T in
-      try checkedCast(object, to: T.self, else: failure)
-    }
-  }
-
-  /// `object` as a `T`: moved out when its class is exactly `T` (see
   /// ``object(_:as:otherwise:)``), else written by the cast `serviceCast` finds, else cast
   /// as ``cast(_:to:else:)`` casts. `serviceCast` runs only when the class is not `T`.
   @inline(__always)
@@ -126,13 +115,10 @@ enum UnsafeExactCast {
     any slot: inout Any, to type: T.Type, serviceCast: () -> ServiceCast?,
     else failure: () -> Failure
   ) throws(Failure) -> T {
-    guard holds(&slot, madeFrom: T.self) else {
-      guard let object = object(in: &slot) else {
-        return try checkedCast(slot, to: T.self, else: failure)
-      }
-      return try cast(object, to: T.self, through: serviceCast(), else: failure)
+    guard !holds(&slot, madeFrom: T.self), let object = object(in: &slot) else {
+      return try cast(any: &slot, to: T.self, else: failure)
     }
-    return move(&slot, as: T.self)
+    return try cast(object, to: T.self, through: serviceCast(), else: failure)
   }
 
   /// What a top-level request's core made (see ``MadeInstance``), as a `T`: its object
