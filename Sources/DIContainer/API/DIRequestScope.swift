@@ -125,12 +125,14 @@ public final class DIRequestScope: Sendable {
     }
 
     /// Keeps `instance` for `key`, unless the scope is closed: then it is refused, and
-    /// the caller runs its hook.
+    /// the caller runs its hook. Called by the making of `key` that the caller's request
+    /// claimed, before it ends: until then no other instance of `key` can be kept, so
+    /// none is.
     ///
     /// - Returns: Whether the instance is kept.
     mutating func keep(_ instance: Instance, for key: ObjectIdentifier, hook: CleanHook?) -> Bool {
       guard !isClosed else { return false }
-      instances.set(instance, for: key)
+      instances.insertNew(instance, for: key)
       if let hook {
         teardowns.append(
           Teardown(instance: instance, sequence: Teardown.nextSequence(), hook: hook))

@@ -139,21 +139,29 @@ enum CreateOnce {
   /// complete. An incomplete one (its request has postponed work still to run on it) is
   /// not kept now: its making stays open, other requests wait, and `leaveOpen` receives
   /// it, to commit once the value is complete (or abandon).
+  ///
+  /// `claimed` is the token of a making the caller already claimed for `request`, under
+  /// the same lock as it read the state (as ``claim(in:key:by:)`` claims one): the making
+  /// goes on from there.
   @inline(__always)
   static func valueOrOpen<State: CreationState, Stored>(
     in locked: Locked<State>, key: State.Key, for request: ResolutionRequest,
+    claimed: UInt64? = nil,
     make: (Publisher<State>) throws(DIError) -> (Instance, complete: Bool),
     store: (inout State, Instance) -> Stored,
     leaveOpen: (Instance, OpenMaking<State>) -> Void
   ) throws(DIError) -> (Instance, Stored?) {
-    let me = request.identity
     let token: UInt64
-    switch try claim(in: locked, key: key, by: me) {
-    case .ready(let instance): return (instance, nil)
-    case .reentered(let partial):
-      guard let partial else { throw DIError(.cycle) }
-      return (partial, nil)
-    case .claimed(let claimed): token = claimed
+    if let claimed {
+      token = claimed
+    } else {
+      switch try claim(in: locked, key: key, by: request.identity) {
+      case .ready(let instance): return (instance, nil)
+      case .reentered(let partial):
+        guard let partial else { throw DIError(.cycle) }
+        return (partial, nil)
+      case .claimed(let claimed): token = claimed
+      }
     }
     let instance: Instance
     let complete: Bool
@@ -190,7 +198,7 @@ enum CreateOnce {
           return .ready(instance)
         case .absent:
           if let refusal = state.refusal { throw refusal }
-          let token = nextToken.wrappingAdd(1, ordering: .relaxed).newValue
+          let token = newToken()
           state.startMaking(Making(creator: me, token: token), for: key)
           return .claimed(token: token)
         case .making(var making):

@@ -8,12 +8,13 @@ extension DIRequestScope {
   }
 
   /// The instance of the `.scoped` `component` in this scope, or the one `make` creates
-  /// for `request` (see ``CreateOnce``).
+  /// for `request` (see ``CreateOnce``); `claimed` is the token of the making
+  /// ``keptObjectOrClaim(for:by:)`` claimed for it, if it did.
   ///
   /// An instance made while the scope closes is dropped at once (its hook runs) and the
   /// request fails.
   func instance(
-    of component: Component, for request: ResolutionRequest,
+    of component: Component, for request: ResolutionRequest, claimed: UInt64? = nil,
     _ make: (_ publish: (Any) -> Void) throws(DIError) -> (Any, complete: Bool)
   ) throws(DIError) -> Any {
     guard let id = component.requestScopedID else {
@@ -22,7 +23,7 @@ extension DIRequestScope {
     // The hook is read when an instance is kept or dropped, not for one found ready.
     var kept = true
     let (instance, _) = try CreateOnce.valueOrOpen(
-      in: state, key: id, for: request,
+      in: state, key: id, for: request, claimed: claimed,
       make: { (publisher) throws(DIError) -> (Instance, complete: Bool) in
         // A scope closed since the request began refused the making (`State.refusal`).
         let (value, complete) = try make { publisher($0) }
@@ -46,14 +47,34 @@ extension DIRequestScope {
     return instance.value
   }
 
-  /// The class instance this scope keeps for the `.scoped` component of `key`, if it
-  /// keeps one: what most requests of it find, read in place under the lock, with nothing
-  /// copied but the reference.
-  func keptObject(for key: ObjectIdentifier) -> AnyObject? {
+  /// What a request of the `.scoped` component of `key` finds, under one lock: the class
+  /// instance this scope keeps for it, read in place with nothing copied but the
+  /// reference (what most requests find); or, when the scope is open and neither keeps
+  /// nor makes one, the making claimed for `request`, as ``CreateOnce`` claims it (the
+  /// usual first request), whose token ``instance(of:for:claimed:_:)`` then takes.
+  func keptObjectOrClaim(for key: ObjectIdentifier, by request: ObjectIdentifier) -> FirstLook {
     state.withLock { state in
-      state.instances.withSlot(for: key) { UnsafeExactCast.object(in: $0.pointer(to: \.value)!) }
-        ?? nil
+      if let kept = state.instances.withSlot(
+        for: key, { UnsafeExactCast.object(in: $0.pointer(to: \.value)!) })
+      {
+        return kept.map(FirstLook.kept) ?? .undecided
+      }
+      guard !state.isClosed, state.making(key) == nil else { return .undecided }
+      let token = CreateOnce.newToken()
+      state.startMaking(Making(creator: request, token: token), for: key)
+      return .claimed(token: token)
     }
+  }
+
+  /// What ``keptObjectOrClaim(for:by:)`` found.
+  enum FirstLook {
+    /// The class instance the scope keeps.
+    case kept(AnyObject)
+    /// The making, now the request's.
+    case claimed(token: UInt64)
+    /// A kept value that is no class instance, another making under way, or a closed
+    /// scope: the create-once path decides.
+    case undecided
   }
 
   /// Runs the hook of an instance made while the scope closed: it is dropped now.

@@ -767,17 +767,22 @@ package struct DIResolutionContext {
     guard let scope = requestScopeReference else {
       throw DIRequestScope.outsideScopeError(component)
     }
-    // A class instance the scope keeps is read under its lock alone.
-    if let id = component.requestScopedID,
-      let object = scope._withUnsafeGuaranteedRef({ $0.keptObject(for: id) })
-    {
-      return object
+    let request = requestReference
+    // One lock reads a class instance the scope keeps, or claims the making of one it
+    // does not (the usual first request); anything else takes the create-once path.
+    var claimed: UInt64?
+    if let id = component.requestScopedID {
+      let me = request._withUnsafeGuaranteedRef(\.identity)
+      switch scope._withUnsafeGuaranteedRef({ $0.keptObjectOrClaim(for: id, by: me) }) {
+      case .kept(let object): return object
+      case .claimed(let token): claimed = token
+      case .undecided: break
+      }
     }
     // Borrowed: the caller holds the scope, the thread its request.
-    let request = requestReference
     return try scope.borrowing { (scope) throws(DIError) in
       try request.borrowing { (request) throws(DIError) in
-        try scope.instance(of: component, for: request) {
+        try scope.instance(of: component, for: request, claimed: claimed) {
           publish throws(DIError) in try buildCached(component, publish: publish)
         }
       }

@@ -49,6 +49,13 @@ struct SmallIdentityMap<Slot> {
     }
   }
 
+  /// Adds `slot` for `key`, which has none (checked in debug builds): ``set(_:for:)``
+  /// without its search.
+  mutating func insertNew(_ slot: consuming Slot, for key: ObjectIdentifier) {
+    assert(position(of: key) == nil, "a key added twice")
+    append(slot, for: key)
+  }
+
   /// Whether the map has no entry.
   var isEmpty: Bool { entries.isEmpty }
 
