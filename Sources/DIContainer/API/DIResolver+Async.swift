@@ -70,6 +70,27 @@ extension DIResolver {
 }
 
 extension DIContainer {
+  /// Resolves a `T`, awaiting the async factories of its graph (see
+  /// ``DIResolver/resolveAsync()``): the container's own form, which resolves a graph with
+  /// nothing to await (its async components made already, or none) as a synchronous
+  /// resolve does, without suspending.
+  ///
+  /// - Returns: The instance.
+  /// - Throws: ``DIError`` naming the path, the reason and the registrations involved; a
+  ///   factory's own error is its ``DIError/underlyingError``.
+  ///
+  /// ```swift
+  /// let pool: DatabasePool = try await container.resolveAsync()
+  /// ```
+  @inlinable  // The first attempt is synchronous (Benchmarks/PROFILE.md).
+  public func resolveAsync<T>() async throws(DIError) -> T {
+    do throws(DIError) {
+      return try firstAsyncAttempt(T.self)
+    } catch {
+      return try await resolveAsync(T.self, after: error, requestScope: nil)
+    }
+  }
+
   /// Resolves a `T` with runtime `arguments` (none when empty), awaiting the async
   /// factories of its graph (see ``DIResolver/resolveAsync()``).
   ///
@@ -99,6 +120,27 @@ extension DIContainer {
 }
 
 extension DIRequestScope {
+  /// Resolves a `T` in this scope, awaiting the async factories of its graph (see
+  /// ``DIResolver/resolveAsync()``): the scope's own form, which resolves a graph with
+  /// nothing to await as a synchronous resolve does, without suspending.
+  ///
+  /// - Returns: The instance.
+  /// - Throws: ``DIError`` naming the path, the reason and the registrations involved (the
+  ///   scope is closed, for one).
+  ///
+  /// ```swift
+  /// let scope = container.makeScope()
+  /// let handler: Handler = try await scope.resolveAsync()
+  /// ```
+  @inlinable  // The first attempt is synchronous (Benchmarks/PROFILE.md).
+  public func resolveAsync<T>() async throws(DIError) -> T {
+    do throws(DIError) {
+      return try firstAsyncAttempt(T.self)
+    } catch {
+      return try await resolveAsync(T.self, after: error)
+    }
+  }
+
   /// Resolves a `T` in this scope, awaiting the async factories of its graph: like the
   /// container, except that `.scoped` components have one instance in this scope.
   ///

@@ -90,26 +90,30 @@ extension DIContainer {
   /// instances are made once: they are kept by then).
   func resolvingAsync<Value>(
     requester: DIModuleID?, arguments: [Any]?, requestScope: DIRequestScope?,
+    resuming first: AsyncResumption? = nil,
     _ attempt: (inout DIResolutionContext) throws(DIError) -> Value
   ) async throws(DIError) -> Value {
     // Made once an attempt meets an async component: a graph with none costs one attempt.
     var asyncRequest: AsyncRequest?
     var prepared: PreparedInstances?
+    // What a first attempt made by the caller met (see `AsyncAttempt`).
+    var resumed = first
     while true {
-      let need: AsyncNeed
-      // The requests that led to it, outermost first, for the error of a failed making.
-      let leadingTo: ArraySlice<DIError.Step>
-      do throws(DIError) {
-        return try Self.attempt(with: prepared) { () throws(DIError) -> Value in
-          try DIResolutionContext.with(
-            self, requester: requester, arguments: arguments, requestScope: requestScope,
-            attempt)
+      let resumption: AsyncResumption
+      if let first = resumed.take() {
+        resumption = first
+      } else {
+        do throws(DIError) {
+          return try Self.attempt(with: prepared) { () throws(DIError) -> Value in
+            try DIResolutionContext.with(
+              self, requester: requester, arguments: arguments, requestScope: requestScope,
+              attempt)
+          }
+        } catch {
+          resumption = try AsyncResumption(after: error)
         }
-      } catch {
-        guard let found = error.asyncNeed else { throw error }
-        need = found
-        leadingTo = error.path.dropLast()
       }
+      let need = resumption.need
       let request = asyncRequest ?? AsyncRequest()
       let instances = prepared ?? PreparedInstances()
       asyncRequest = request
@@ -125,7 +129,9 @@ extension DIContainer {
         }
       }
       if case .failure(var error) = made {
-        for step in leadingTo.reversed() { error.enter(step.requested, component: step.component) }
+        for step in resumption.leadingTo.reversed() {
+          error.enter(step.requested, component: step.component)
+        }
         throw error
       }
     }

@@ -58,8 +58,16 @@ struct Teardown: Sendable {
   /// ones; a hook that throws is logged as an error and the others still run.
   static func runAwaiting(_ teardowns: [Teardown]) async {
     for teardown in newestFirst(teardowns) {
-      await teardown.runSteps(from: 0)
+      // The steps before the first `async` one run with no suspension.
+      guard let first = teardown.runSynchronousSteps() else { continue }
+      await teardown.runSteps(from: first)
     }
+  }
+
+  /// Whether a hook of `teardowns` has an `async` step: ``runAwaiting(_:)`` would suspend
+  /// for it, where ``run(_:)`` would start a task.
+  static func mustAwait(_ teardowns: [Teardown]) -> Bool {
+    teardowns.contains { $0.hook.steps.contains(where: \.isAsync) }
   }
 
   /// `teardowns` newest first. A request scope keeps its own in the order they were made,

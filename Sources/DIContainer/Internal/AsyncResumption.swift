@@ -1,0 +1,62 @@
+/// The async component the first, synchronous attempt of an asynchronous request met, for
+/// the request to make before it tries again (see
+/// ``DIContainer/resolvingAsync(requester:arguments:requestScope:resuming:_:)``).
+///
+/// That first attempt is inlined where `resolveAsync()` of a container or a scope is
+/// called: when the graph needs no async component that is not made yet (the usual case
+/// once the async singletons are made), the request costs a synchronous resolve, not a
+/// chain of async calls (Benchmarks/PROFILE.md, eighth stop). The attempt returns its
+/// value as a synchronous request does and signals an async component with its error, so
+/// nothing generic over the value is built for it: an enum of the value or the need had
+/// its metadata looked up at each call.
+struct AsyncResumption: Sendable {
+  let need: AsyncNeed
+  /// The requests that led to it, outermost first, for the error of a failed making.
+  let leadingTo: ArraySlice<DIError.Step>
+
+  /// Where a request goes on after `error`, which an attempt threw; the error itself when
+  /// it is not the signal of an async component to make.
+  init(after error: DIError) throws(DIError) {
+    guard let need = error.asyncNeed else { throw error }
+    self.need = need
+    leadingTo = error.path.dropLast()
+  }
+}
+
+extension DIContainer {
+  /// The first attempt of `resolveAsync()` for `T`, from outside every framework.
+  @usableFromInline
+  func firstAsyncAttempt<T>(_ type: T.Type) throws(DIError) -> T {
+    try resolve(T.self, from: nil, arguments: nil)
+  }
+
+  /// Goes on with the request of `T` whose first attempt threw `error`, in `requestScope`
+  /// when there is one: rethrows `error` unless it signals an async component to make.
+  @usableFromInline
+  func resolveAsync<T>(
+    _ type: T.Type, after error: DIError, requestScope: DIRequestScope?
+  ) async throws(DIError) -> T {
+    let resumption = try AsyncResumption(after: error)
+    return try await resolvingAsync(
+      requester: nil, arguments: nil, requestScope: requestScope, resuming: resumption
+    ) { (context) throws(DIError) -> T in
+      try context.valueWithArguments(T.self, tag: nil)
+    }
+  }
+}
+
+extension DIRequestScope {
+  /// The first attempt of `resolveAsync()` for `T` in this scope, which must be open.
+  @usableFromInline
+  func firstAsyncAttempt<T>(_ type: T.Type) throws(DIError) -> T {
+    try resolve(T.self, from: nil, arguments: nil)
+  }
+
+  /// Goes on with the request of `T` in this scope whose first attempt threw `error`.
+  @usableFromInline
+  func resolveAsync<T>(_ type: T.Type, after error: DIError) async throws(DIError) -> T {
+    // The attempt found the scope open: its container is there unless it went since.
+    let container = try openContainer(for: T.self)
+    return try await container.resolveAsync(T.self, after: error, requestScope: self)
+  }
+}
