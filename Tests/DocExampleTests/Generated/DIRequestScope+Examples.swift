@@ -24,29 +24,29 @@ func example_DIRequestScope_swift_L21() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:159
-func example_DIRequestScope_swift_L159() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 160)
+// From Sources/DIContainer/API/DIRequestScope.swift:161
+func example_DIRequestScope_swift_L161() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 162)
   scope.close()
   #expect(scope.isClosed)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:176
-func example_DIRequestScope_swift_L176() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 177)
+// From Sources/DIContainer/API/DIRequestScope.swift:178
+func example_DIRequestScope_swift_L178() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 179)
   let scope = container.makeScope()
   _ = scope
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 178)
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 180)
   defer { scope.close() }
   let handler: Handler = scope.resolve()
   _ = handler
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:188
-func example_DIRequestScope_swift_L188() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 189)
+// From Sources/DIContainer/API/DIRequestScope.swift:190
+func example_DIRequestScope_swift_L190() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 191)
   await scope.closeAwaitingHooks()
 #sourceLocation()
 }

@@ -39,17 +39,36 @@ func example_DIResolver_Async_swift_L60() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIResolver+Async.swift:80
-func example_DIResolver_Async_swift_L80() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIResolver+Async.swift", line: 81)
+// From Sources/DIContainer/API/DIResolver+Async.swift:82
+func example_DIResolver_Async_swift_L82() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIResolver+Async.swift", line: 83)
+  let pool: DatabasePool = try await container.resolveAsync()
+  _ = pool
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/DIResolver+Async.swift:101
+func example_DIResolver_Async_swift_L101() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIResolver+Async.swift", line: 102)
   let pool: DatabasePool = try await container.resolveAsync(arguments: [])
   _ = pool
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIResolver+Async.swift:110
-func example_DIResolver_Async_swift_L110() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIResolver+Async.swift", line: 111)
+// From Sources/DIContainer/API/DIResolver+Async.swift:131
+func example_DIResolver_Async_swift_L131() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIResolver+Async.swift", line: 132)
+  let scope = container.makeScope()
+  _ = scope
+#sourceLocation(file: "Sources/DIContainer/API/DIResolver+Async.swift", line: 133)
+  let handler: Handler = try await scope.resolveAsync()
+  _ = handler
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/DIResolver+Async.swift:152
+func example_DIResolver_Async_swift_L152() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIResolver+Async.swift", line: 153)
   let handler: Handler = try await scope.resolveAsync(arguments: [])
   _ = handler
 #sourceLocation()
