@@ -49,6 +49,9 @@ private final class FANeedsMissing: Sendable {
 
 private final class FAMissing: Sendable {}
 
+private protocol FAGateway: AnyObject {}
+private struct FAValueGateway {}
+
 private final class FAHooked: Sendable {}
 private final class FAAsyncHooked: Sendable {
   let hooked: FAHooked
@@ -146,6 +149,39 @@ private func makeContainer(calls: FACalls) -> DIContainer {
     #expect(broken?.underlyingError is ConnectFailed)
     #expect(broken?.path.map(\.requested) == ["FABroken", "FAFailingPool"])
     #expect(broken?.description == brokenReference?.description)
+  }
+
+  @Test func anInstanceThatIsNoServiceIsTheGeneralPathsError() async {
+    for inScope in [false, true] {
+      let container = DIContainer()
+      // An object and a value, each registered for a service it does not provide.
+      container.register(FALeaf.init).as(FAGateway.self)
+      container.register { FAValueGateway() }.as(Int.self)
+      let scope = inScope ? container.makeScope() : nil
+      let general: any DIResolver = scope ?? container
+      let object = await Self.error { () async throws(DIError) in
+        if let scope {
+          _ = try await scope.resolveAsync() as any FAGateway
+        } else {
+          _ = try await container.resolveAsync() as any FAGateway
+        }
+      }
+      let objectReference = await Self.error { () async throws(DIError) in
+        _ = try await general.resolveAsync() as any FAGateway
+      }
+      #expect(object?.code == .notAService)
+      #expect(object?.description.contains("FALeaf") == true)
+      #expect(object?.description == objectReference?.description)
+      let value = await Self.error { () async throws(DIError) in
+        if let scope {
+          _ = try await scope.resolveAsync() as Int
+        } else {
+          _ = try await container.resolveAsync() as Int
+        }
+      }
+      #expect(value?.code == .notAService)
+      #expect(value?.description.contains("FAValueGateway") == true)
+    }
   }
 
   @Test func anOptionalRequestThatMustAwaitIsMade() async throws {

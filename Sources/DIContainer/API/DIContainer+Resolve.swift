@@ -26,65 +26,60 @@ extension DIContainer: DIResolver {
   /// ```
   @inlinable @inline(__always)  // Cast where `T` is known (Benchmarks/PROFILE.md).
   public func resolve<T>(file: StaticString = #fileID, line: UInt = #line) -> T {
-    // Not through `publishedObject(or:)`: this closure would not be inlined.
-    var found = PriorLookUp()
-    if let object = publishedObject(of: T.self, found: &found) {
-      return UnsafeExactCast.object(object, as: T.self) { (_) in
-        resolve(T.self, after: found, file: file, line: line)
-      }
-    }
-    return UnsafeExactCast.service(
-      madeInstance(requested: T.self, after: &found, file: file, line: line), as: T.self,
-      notAService: { failNotAService(T.self, file: file, line: line) },
-      otherwise: { resolve(T.self, after: found, file: file, line: line) })
-  }
-
-  /// What the only candidate `found` found for `requested` made, for
-  /// ``resolve(file:line:)`` to cast; nil, with nothing made, when the generic path must
-  /// decide (`found` then keeps only what that path may use). Stops the program with the
-  /// ``DIError`` text when resolution fails.
-  @usableFromInline
-  func madeInstance(
-    requested type: Any.Type, after found: inout PriorLookUp, file: StaticString, line: UInt
-  ) -> MadeInstance? {
     do throws(DIError) {
-      return try DIResolutionContext.madeInstance(
-        requested: type, in: self, site: CallSite(file: file, line: line), after: &found)
+      return try resolved(T.self, site: CallSite(file: file, line: line))
     } catch {
       failResolution(error, file: file, line: line)
     }
   }
 
-  /// Stops the program because the only candidate for `type` made an instance that is no
-  /// `type` (registered with `as(_:)` for a service it does not provide).
-  @usableFromInline @inline(never)
-  func failNotAService(_ type: Any.Type, file: StaticString, line: UInt) -> Never {
-    Self.failNotAService(type, in: self, file: file, line: line)
+  /// A `T`, from outside every framework and with no runtime arguments, as
+  /// ``resolve(file:line:)`` and `resolveAsync()` resolve it: the object the only
+  /// candidate keeps, read with no context; else what the only candidate makes, cast
+  /// here, where `T` is known; else the generic path. `site` is the caller's place, when
+  /// a trapping form knows it.
+  @inlinable @inline(__always)
+  func resolved<T>(_ type: T.Type, site: CallSite?) throws(DIError) -> T {
+    // Not through `publishedObject(or:)`: this closure would not be inlined.
+    var found = PriorLookUp()
+    if let object = publishedObject(of: T.self, found: &found) {
+      return try UnsafeExactCast.object(object, as: T.self) { (_) throws(DIError) in
+        try resolve(T.self, after: found, site: site)
+      }
+    }
+    return try UnsafeExactCast.service(
+      try madeInstance(requested: T.self, after: &found, site: site), as: T.self,
+      notAService: { Self.notAService(T.self, in: self) },
+      otherwise: { () throws(DIError) in try resolve(T.self, after: found, site: site) })
   }
 
-  /// Stops the program because the only candidate of `container` for `type` made an
-  /// instance that is no `type`; the error names that candidate.
-  static func failNotAService(
-    _ type: Any.Type, in container: DIContainer?, file: StaticString, line: UInt
-  ) -> Never {
+  /// What the only candidate `found` found for `requested` made, for
+  /// ``resolved(_:site:)`` to cast; nil, with nothing made, when the generic path must
+  /// decide (`found` then keeps only what that path may use).
+  @usableFromInline
+  func madeInstance(
+    requested type: Any.Type, after found: inout PriorLookUp, site: CallSite?
+  ) throws(DIError) -> MadeInstance? {
+    try DIResolutionContext.madeInstance(requested: type, in: self, site: site, after: &found)
+  }
+
+  /// The error for a request of `type` whose only candidate in `container` made an
+  /// instance that is no `type` (registered with `as(_:)` for a service it does not
+  /// provide); it names that candidate.
+  @usableFromInline @inline(never)
+  static func notAService(_ type: Any.Type, in container: DIContainer?) -> DIError {
     var component: Component?
     if case .single(let single) = container?.snapshot.lookUp(ServiceKey(type)) {
       component = single
     }
-    let error = DIError(
+    return DIError(
       .notAService, requestedName: String(describing: type), component: component?.summary)
-    failResolution(error, file: file, line: line)
   }
 
-  /// ``resolve(file:line:)`` on a resolution context, after `found` looked `T` up.
+  /// ``resolved(_:site:)`` on a resolution context, after `found` looked `T` up.
   @usableFromInline
-  func resolve<T>(_ type: T.Type, after found: PriorLookUp, file: StaticString, line: UInt) -> T {
-    do throws(DIError) {
-      return try DIResolutionContext.resolve(
-        T.self, in: self, requester: nil, site: CallSite(file: file, line: line), after: found)
-    } catch {
-      failResolution(error, file: file, line: line)
-    }
+  func resolve<T>(_ type: T.Type, after found: PriorLookUp, site: CallSite?) throws(DIError) -> T {
+    try DIResolutionContext.resolve(T.self, in: self, requester: nil, site: site, after: found)
   }
 
   /// Runs the property injections (and `postInit`) of the component registered for

@@ -29,40 +29,47 @@ extension DIRequestScope: DIResolver {
   /// ```
   @inlinable @inline(__always)  // Cast where `T` is known (Benchmarks/PROFILE.md).
   public func resolve<T>(file: StaticString = #fileID, line: UInt = #line) -> T {
-    // Resolved as a `T` on the core's context when there is no only candidate: made as an
-    // instance to cast, a protocol-typed value would be cast twice.
-    var resolved: T?
-    return UnsafeExactCast.service(
-      madeInstance(requested: T.self, file: file, line: line) { (context) throws(DIError) in
-        resolved = try context.value(T.self, tag: nil)
-      }, as: T.self, notAService: { failNotAService(T.self, file: file, line: line) },
-      otherwise: { resolved.take()! })
-  }
-
-  /// What the only candidate for `requested` made in this scope, for
-  /// ``resolve(file:line:)`` to cast; nil once `otherwise` resolved it on the same
-  /// resolution context, when `requested` has no only candidate (modifiers, several
-  /// candidates, a parent's components). Stops the program with the ``DIError`` text
-  /// when resolution fails.
-  @usableFromInline
-  func madeInstance(
-    requested type: Any.Type, file: StaticString, line: UInt,
-    otherwise: (inout DIResolutionContext) throws(DIError) -> Void
-  ) -> MadeInstance? {
     do throws(DIError) {
-      let container = try openContainer(for: type)
-      return try DIResolutionContext.madeInstance(
-        requested: type, in: container, requestScope: self,
-        site: CallSite(file: file, line: line), otherwise: otherwise)
+      return try resolved(T.self, site: CallSite(file: file, line: line))
     } catch {
       failResolution(error, file: file, line: line)
     }
   }
 
-  /// Stops the program because the only candidate for `type` made an instance that is no
-  /// `type`.
+  /// A `T` in this scope, from outside every framework and with no runtime arguments, as
+  /// ``resolve(file:line:)`` and `resolveAsync()` resolve it: what the only candidate
+  /// makes, cast here, where `T` is known. `site` is the caller's place, when a trapping
+  /// form knows it.
+  @inlinable @inline(__always)
+  func resolved<T>(_ type: T.Type, site: CallSite?) throws(DIError) -> T {
+    // Resolved as a `T` on the core's context when there is no only candidate: made as an
+    // instance to cast, a protocol-typed value would be cast twice.
+    var resolved: T?
+    return try UnsafeExactCast.service(
+      try madeInstance(requested: T.self, site: site) { (context) throws(DIError) in
+        resolved = try context.value(T.self, tag: nil)
+      }, as: T.self, notAService: { notAService(T.self) },
+      otherwise: { () throws(DIError) in resolved.take()! })
+  }
+
+  /// What the only candidate for `requested` made in this scope, for
+  /// ``resolved(_:site:)`` to cast; nil once `otherwise` resolved it on the same
+  /// resolution context, when `requested` has no only candidate (modifiers, several
+  /// candidates, a parent's components).
+  @usableFromInline
+  func madeInstance(
+    requested type: Any.Type, site: CallSite?,
+    otherwise: (inout DIResolutionContext) throws(DIError) -> Void
+  ) throws(DIError) -> MadeInstance? {
+    let container = try openContainer(for: type)
+    return try DIResolutionContext.madeInstance(
+      requested: type, in: container, requestScope: self, site: site, otherwise: otherwise)
+  }
+
+  /// The error for a request of `type` in this scope whose only candidate made an
+  /// instance that is no `type`.
   @usableFromInline @inline(never)
-  func failNotAService(_ type: Any.Type, file: StaticString, line: UInt) -> Never {
-    DIContainer.failNotAService(type, in: container, file: file, line: line)
+  func notAService(_ type: Any.Type) -> DIError {
+    DIContainer.notAService(type, in: container)
   }
 }

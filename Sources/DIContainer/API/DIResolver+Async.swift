@@ -82,10 +82,10 @@ extension DIContainer {
   /// ```swift
   /// let pool: DatabasePool = try await container.resolveAsync()
   /// ```
-  @inlinable  // The first attempt is synchronous (Benchmarks/PROFILE.md).
+  @inlinable @inline(__always)  // The first attempt is synchronous (Benchmarks/PROFILE.md).
   public func resolveAsync<T>() async throws(DIError) -> T {
     do throws(DIError) {
-      return try firstAsyncAttempt(T.self)
+      return try resolved(T.self, site: nil)
     } catch {
       return try await resolveAsync(T.self, after: error, requestScope: nil)
     }
@@ -132,10 +132,10 @@ extension DIRequestScope {
   /// let scope = container.makeScope()
   /// let handler: Handler = try await scope.resolveAsync()
   /// ```
-  @inlinable  // The first attempt is synchronous (Benchmarks/PROFILE.md).
+  @inlinable @inline(__always)  // The first attempt is synchronous (Benchmarks/PROFILE.md).
   public func resolveAsync<T>() async throws(DIError) -> T {
     do throws(DIError) {
-      return try firstAsyncAttempt(T.self)
+      return try resolved(T.self, site: nil)
     } catch {
       return try await resolveAsync(T.self, after: error)
     }

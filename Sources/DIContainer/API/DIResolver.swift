@@ -133,6 +133,7 @@ package func trappingResolution<T>(
 }
 
 /// Logs `error` and stops the program with its text and the place of the request.
+@usableFromInline @inline(never)
 func failResolution(_ error: DIError, file: StaticString, line: UInt) -> Never {
   failResolution(error, requestedAt: "\(file):\(line)", file: file, line: line)
 }

@@ -24,12 +24,6 @@ struct AsyncResumption: Sendable {
 }
 
 extension DIContainer {
-  /// The first attempt of `resolveAsync()` for `T`, from outside every framework.
-  @usableFromInline
-  func firstAsyncAttempt<T>(_ type: T.Type) throws(DIError) -> T {
-    try resolve(T.self, from: nil, arguments: nil)
-  }
-
   /// Goes on with the request of `T` whose first attempt threw `error`, in `requestScope`
   /// when there is one: rethrows `error` unless it signals an async component to make.
   @usableFromInline
@@ -46,12 +40,6 @@ extension DIContainer {
 }
 
 extension DIRequestScope {
-  /// The first attempt of `resolveAsync()` for `T` in this scope, which must be open.
-  @usableFromInline
-  func firstAsyncAttempt<T>(_ type: T.Type) throws(DIError) -> T {
-    try resolve(T.self, from: nil, arguments: nil)
-  }
-
   /// Goes on with the request of `T` in this scope whose first attempt threw `error`.
   @usableFromInline
   func resolveAsync<T>(_ type: T.Type, after error: DIError) async throws(DIError) -> T {

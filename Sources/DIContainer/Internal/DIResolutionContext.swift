@@ -87,7 +87,7 @@ package struct DIResolutionContext {
   /// the generic path decides then.
   @inline(__always)
   static func madeInstance(
-    requested type: Any.Type, in container: DIContainer, site: CallSite,
+    requested type: Any.Type, in container: DIContainer, site: CallSite?,
     after found: inout PriorLookUp
   ) throws(DIError) -> MadeInstance? {
     guard let single = found.single else { return nil }
@@ -112,7 +112,7 @@ package struct DIResolutionContext {
   /// resolved it on this context.
   static func madeInstance(
     requested type: Any.Type, in container: DIContainer, requestScope: DIRequestScope,
-    site: CallSite, otherwise: (inout DIResolutionContext) throws(DIError) -> Void
+    site: CallSite?, otherwise: (inout DIResolutionContext) throws(DIError) -> Void
   ) throws(DIError) -> MadeInstance? {
     var context = DIResolutionContext(
       container: container, requester: nil, arguments: nil, site: site)

@@ -123,25 +123,26 @@ enum UnsafeExactCast {
 
   /// What a top-level request's core made (see ``MadeInstance``), as a `T`: its object
   /// moved out when its class is exactly `T`, its `Any` as ``cast(any:to:else:)`` casts
-  /// it; `notAService` when it is no `T`, and `otherwise` when nothing was made. Inlined
-  /// into the `resolve()` of a container or a scope, where `T` is known and the checks are
+  /// it; what `notAService` makes when it is no `T` (it traps for a trapping `resolve()`),
+  /// and `otherwise` when nothing was made. Inlined into the `resolve()` and
+  /// `resolveAsync()` of a container or a scope, where `T` is known and the checks are
   /// comparisons.
   @inlinable @inline(__always)
-  static func service<T>(
-    _ made: consuming MadeInstance?, as type: T.Type, notAService: () -> Never,
-    otherwise: () -> T
-  ) -> T {
+  static func service<T, Failure: Error>(
+    _ made: consuming MadeInstance?, as type: T.Type, notAService: () -> Failure,
+    otherwise: () throws(Failure) -> T
+  ) throws(Failure) -> T {
     // Matched as it is: bound to a name first (`case let made?`, or a non-optional
     // parameter), the made instance is copied.
     switch consume made {
     case .object(let object)?:
-      return Self.object(object, as: T.self) { (object) in
-        checkedCast(object, to: T.self, else: notAService)
+      return try Self.object(object, as: T.self) { (object) throws(Failure) in
+        try checkedCast(object, to: T.self, else: notAService)
       }
     case .value(var value)?:
-      return cast(any: &value, to: T.self, else: notAService)
+      return try cast(any: &value, to: T.self, else: notAService)
     case nil:
-      return otherwise()
+      return try otherwise()
     }
   }
 

@@ -23,31 +23,31 @@ func example_DIContainer_Resolve_swift_L24() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Resolve.swift:98
-func example_DIContainer_Resolve_swift_L98() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 99)
+// From Sources/DIContainer/API/DIContainer+Resolve.swift:93
+func example_DIContainer_Resolve_swift_L93() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 94)
   container.register(Presenter.self).injection(\.view)
   container.inject(into: presenter)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Resolve.swift:113
-func example_DIContainer_Resolve_swift_L113() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 114)
+// From Sources/DIContainer/API/DIContainer+Resolve.swift:108
+func example_DIContainer_Resolve_swift_L108() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 109)
   try container.tryInject(into: presenter)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Resolve.swift:137
-func example_DIContainer_Resolve_swift_L137() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 138)
+// From Sources/DIContainer/API/DIContainer+Resolve.swift:132
+func example_DIContainer_Resolve_swift_L132() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 133)
   try await container.injectAsync(into: presenter)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIContainer+Resolve.swift:183
-func example_DIContainer_Resolve_swift_L183() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 184)
+// From Sources/DIContainer/API/DIContainer+Resolve.swift:178
+func example_DIContainer_Resolve_swift_L178() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIContainer+Resolve.swift", line: 179)
   let cat: Cat = *container
   _ = cat
 #sourceLocation()
