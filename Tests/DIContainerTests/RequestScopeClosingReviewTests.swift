@@ -21,7 +21,7 @@ private final class RABlock: @unchecked Sendable {
 
   func wait() {
     lock.withLock { arrived = true }
-    let deadline = Date().addingTimeInterval(30)
+    let deadline = Date().addingTimeInterval(SCEnvironment.seconds(30))
     while !lock.withLock({ released }) && Date() < deadline { usleep(500) }
   }
   func release() { lock.withLock { released = true } }
@@ -48,7 +48,9 @@ private final class RAUser: Sendable {
 private final class RAOwner {}
 
 /// Polls `condition` (up to `seconds`) without blocking the cooperative pool for long.
-private func raEventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
+private func raEventually(
+  _ seconds: Double = SCEnvironment.seconds(20), _ condition: () -> Bool
+) async -> Bool {
   let deadline = ContinuousClock.now + .seconds(seconds)
   while !condition() {
     guard ContinuousClock.now < deadline else { return false }
@@ -61,7 +63,7 @@ private func raEventually(_ seconds: Double = 20, _ condition: () -> Bool) async
   /// A synchronous request that began before close() meets a `.scoped` component after
   /// it: the factory must not run in a closed scope (6b372d1 did not run it); the request
   /// fails with scopeClosed and nothing is left without its hook.
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(3)))
   func aScopedFactoryDoesNotRunAfterItsScopeClosed() async throws {
     let block = RABlock()
     let made = RACount()
@@ -100,7 +102,7 @@ private func raEventually(_ seconds: Double = 20, _ condition: () -> Bool) async
   /// The async form: a request scope closes while an async request awaits another
   /// factory; the async `.scoped` factory it meets next must not run (6b372d1's keep
   /// refused before the making).
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(3)))
   func anAsyncScopedFactoryDoesNotRunAfterItsScopeClosed() async throws {
     let gate = AsyncTestGate()
     let made = RACount()
@@ -134,7 +136,7 @@ private func raEventually(_ seconds: Double = 20, _ condition: () -> Bool) async
 
   /// The instance a closed scope refuses has its onClean run exactly once, also when the
   /// scope is closed again (deinit) and when the container shuts down.
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(3)))
   func aRefusedInstancesHookRunsOnce() async throws {
     let gate = AsyncTestGate()
     let made = RACount()
@@ -167,7 +169,7 @@ private func raEventually(_ seconds: Double = 20, _ condition: () -> Bool) async
   /// shutdown() while a `.scoped` async making is under way: the request fails, the
   /// instance's hook runs once, and shutdown does not return before it ran... at least it
   /// runs once in the end.
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(3)))
   func shutdownDuringAScopedMaking() async throws {
     let gate = AsyncTestGate()
     let cleaned = RACount()
@@ -199,7 +201,7 @@ private func raEventually(_ seconds: Double = 20, _ condition: () -> Bool) async
 
   /// A `scope(for:)` scope whose owner goes during a synchronous request: the `.scoped`
   /// factory met after that must not run, the request fails, and hooks run once.
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(3)))
   func anOwnedScopeClosedByItsOwnerDuringARequest() async throws {
     let block = RABlock()
     let made = RACount()
@@ -243,7 +245,7 @@ private func raEventually(_ seconds: Double = 20, _ condition: () -> Bool) async
   /// Two threads close one scope at once: when close() returns on either, the scope is
   /// closed (a resolve after it fails). The second close() returns at once now, before
   /// the first has closed the state.
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(3)))
   func whenCloseReturnsTheScopeIsClosedEvenIfAnotherCloseRuns() async throws {
     let container = DIContainer()
     container.register { RAScopedThing() }.lifetime(.scoped)

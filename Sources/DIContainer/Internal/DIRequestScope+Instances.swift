@@ -22,6 +22,8 @@ extension DIRequestScope {
     }
     // The hook is read when an instance is kept or dropped, not for one found ready.
     var kept = true
+    // A `claimed` making is ended by `valueOrOpen` alone: nothing before it may throw, or
+    // the making would stay open and every other request of it wait forever.
     let (instance, _) = try CreateOnce.valueOrOpen(
       in: state, key: id, for: request, claimed: claimed,
       make: { (publisher) throws(DIError) -> (Instance, complete: Bool) in
@@ -59,7 +61,7 @@ extension DIRequestScope {
       {
         return kept.map(FirstLook.kept) ?? .undecided
       }
-      guard !state.isClosed, state.making(key) == nil else { return .undecided }
+      guard state.refusal == nil, state.making(key) == nil else { return .undecided }
       let token = CreateOnce.newToken()
       state.startMaking(Making(creator: request, token: token), for: key)
       return .claimed(token: token)

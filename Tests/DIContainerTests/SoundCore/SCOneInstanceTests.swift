@@ -51,7 +51,7 @@ enum SCContend {
     // Objects are kept until the end, so weak lifetimes must reuse them too.
     let seen = SCLocked<[AnyObject]>([])
     let errors = SCLocked<[DIError]>([])
-    let finished = await scRunThreads(threads, timeout: SCEnvironment.seconds(10)) { index in
+    let finished = await scRunThreads(threads, timeout: SCEnvironment.seconds(20)) { index in
       do throws(DIError) {
         let object: AnyObject
         if index.isMultiple(of: 2) {
