@@ -57,6 +57,10 @@ public final class DIRequestScope: Sendable {
     /// The instance storage of this state's last scope, emptied when it closed, for the
     /// next scope to reuse (see ``OpenScopes``).
     var spareInstances: SmallIdentityMap<Instance>?
+    /// The storage of an earlier scope's teardowns, emptied once its hooks ran: the next
+    /// scope to close takes it in place of the teardowns it hands out, so a scope per
+    /// request whose instances have hooks allocates no array for them.
+    var spareTeardowns: [Teardown]?
 
     /// Makes this state, closed and held by nobody else, a new scope's, when it keeps no
     /// instance. Its async makings' coordinators go: no request can reach them through
@@ -181,7 +185,7 @@ public final class DIRequestScope: Sendable {
   /// let handler: Handler = scope.resolve()
   /// ```
   public func close() {
-    Teardown.run(drop())
+    close { Teardown.run($0) }
   }
 
   /// Closes the scope like ``close()``, and returns once its instances' hooks, `async`
@@ -201,44 +205,68 @@ public final class DIRequestScope: Sendable {
   /// ``closeAwaitingHooks()`` to await.
   @usableFromInline
   func closeRunningSynchronousHooks() -> AwaitedHooks? {
-    let teardowns = drop()
-    guard Teardown.mustAwait(teardowns) else {
-      Teardown.run(teardowns)
-      return nil
+    var awaited: AwaitedHooks?
+    close { teardowns in
+      guard Teardown.mustAwait(teardowns) else { return Teardown.run(teardowns) }
+      awaited = AwaitedHooks(teardowns: teardowns)
     }
-    return AwaitedHooks(teardowns: teardowns)
+    return awaited
   }
 
-  /// Closes the scope and returns the teardowns of the instances it dropped (none when it
-  /// was closed already), for the caller to run after the scope's lock.
-  func drop() -> [Teardown] {
-    guard let teardowns = Self.drop(state) else { return [] }
+  /// Closes the scope and hands `hooks` the teardowns of the instances it dropped, after
+  /// the scope's lock (nothing when it was closed already); their storage is kept then for
+  /// the next scope of this state.
+  private func close(runningHooks hooks: ([Teardown]) -> Void) {
+    guard var (instances, teardowns) = Self.take(state) else { return }
     container?.openScopes.forget(ticket)
-    return teardowns
+    hooks(teardowns)
+    Self.keepStorage(of: &instances, &teardowns, in: state)
   }
 
   /// Closes the scope whose state is `state` and returns the teardowns of the instances
-  /// it dropped (nil when it was closed already).
+  /// it dropped (nil when it was closed already), for the caller to run: what
+  /// `shutdown()` does with the scopes still open.
   static func drop(_ state: Locked<State>) -> [Teardown]? {
-    let dropped = state.withLock { state -> (SmallIdentityMap<Instance>, [Teardown])? in
-      guard !state.isClosed else { return nil }
-      state.isClosed = true
-      // Makings under way stay: each ends by finding the scope closed.
-      var instances = SmallIdentityMap<Instance>()
-      swap(&instances, &state.instances)
-      let teardowns = state.teardowns
-      state.teardowns = []
-      return (instances, teardowns)
-    }
-    guard let (dropped, teardowns) = dropped else { return nil }
-    var instances = dropped
-    // The instances are released here, outside the lock; the emptied storage is kept for
-    // the next scope of this state.
-    if instances.removeAllKeepingSmallStorage() {
-      state.withLock { state in
-        if state.spareInstances == nil { state.spareInstances = instances }
-      }
-    }
+    guard let (taken, teardowns) = take(state) else { return nil }
+    var instances = taken
+    var handedOut: [Teardown] = []
+    keepStorage(of: &instances, &handedOut, in: state)
     return teardowns
   }
+
+  /// Closes the scope whose state is `state` and takes its instances and teardowns out
+  /// (nil when it was closed already). Makings under way stay: each ends by finding the
+  /// scope closed.
+  private static func take(
+    _ state: Locked<State>
+  ) -> (SmallIdentityMap<Instance>, [Teardown])? {
+    state.withLock { state in
+      guard !state.isClosed else { return nil }
+      state.isClosed = true
+      var instances = SmallIdentityMap<Instance>()
+      swap(&instances, &state.instances)
+      var teardowns = state.spareTeardowns.take() ?? []
+      swap(&teardowns, &state.teardowns)
+      return (instances, teardowns)
+    }
+  }
+
+  /// Releases `instances` and `teardowns` here, after the lock, and keeps their emptied
+  /// storage for the next scope of `state` when it is small.
+  private static func keepStorage(
+    of instances: inout SmallIdentityMap<Instance>, _ teardowns: inout [Teardown],
+    in state: Locked<State>
+  ) {
+    let keepsInstances = instances.removeAllKeepingSmallStorage()
+    let keepsTeardowns = teardowns.capacity > 0 && teardowns.capacity <= keptTeardownCapacity
+    teardowns.removeAll(keepingCapacity: keepsTeardowns)
+    guard keepsInstances || keepsTeardowns else { return }
+    state.withLock { state in
+      if keepsInstances, state.spareInstances == nil { state.spareInstances = instances }
+      if keepsTeardowns, state.spareTeardowns == nil { state.spareTeardowns = teardowns }
+    }
+  }
+
+  /// The largest teardowns storage a closed scope keeps for the next.
+  private static var keptTeardownCapacity: Int { 16 }
 }

@@ -43,10 +43,13 @@ struct Teardown: Sendable {
   /// ``TeardownTasks/waitForAll()`` (what `shutdown()` awaits) waits for it.
   static func run(_ teardowns: [Teardown]) {
     guard !teardowns.isEmpty else { return }
+    let ordered = oldestFirst(teardowns)
     var later: [(Teardown, from: Int)] = []
-    for teardown in newestFirst(teardowns) {
-      guard let first = teardown.runSynchronousSteps() else { continue }
-      later.append((teardown, from: first))
+    // By index, newest first: an iterator would copy each teardown out (its instance, its
+    // hook's steps and name counted once more).
+    for index in ordered.indices.reversed() {
+      guard let first = ordered[index].runSynchronousSteps() else { continue }
+      later.append((ordered[index], from: first))
     }
     guard !later.isEmpty else { return }
     TeardownTasks.start { [later] in
@@ -57,10 +60,11 @@ struct Teardown: Sendable {
   /// Runs the hooks of `teardowns` in reverse order of creation, awaiting the `async`
   /// ones; a hook that throws is logged as an error and the others still run.
   static func runAwaiting(_ teardowns: [Teardown]) async {
-    for teardown in newestFirst(teardowns) {
+    let ordered = oldestFirst(teardowns)
+    for index in ordered.indices.reversed() {
       // The steps before the first `async` one run with no suspension.
-      guard let first = teardown.runSynchronousSteps() else { continue }
-      await teardown.runSteps(from: first)
+      guard let first = ordered[index].runSynchronousSteps() else { continue }
+      await ordered[index].runSteps(from: first)
     }
   }
 
@@ -70,14 +74,15 @@ struct Teardown: Sendable {
     teardowns.contains { $0.hook.steps.contains(where: \.isAsync) }
   }
 
-  /// `teardowns` newest first. A request scope keeps its own in the order they were made,
-  /// so they are read backwards with no sorted copy (an allocation per closed scope).
-  private static func newestFirst(_ teardowns: [Teardown]) -> ReversedCollection<[Teardown]> {
-    let isOldestFirst = zip(teardowns, teardowns.dropFirst()).allSatisfy {
-      $0.sequence < $1.sequence
+  /// `teardowns` oldest first. A request scope keeps its own in the order they were made,
+  /// so they are returned as they are, with no sorted copy (an allocation per closed
+  /// scope).
+  private static func oldestFirst(_ teardowns: [Teardown]) -> [Teardown] {
+    for index in teardowns.indices.dropFirst()
+    where teardowns[index - 1].sequence >= teardowns[index].sequence {
+      return teardowns.sorted { $0.sequence < $1.sequence }
     }
-    return (isOldestFirst ? teardowns : teardowns.sorted { $0.sequence < $1.sequence })
-      .reversed()
+    return teardowns
   }
 
   /// Runs the hook's steps up to its first `async` one, and returns that one's index (nil:
