@@ -245,8 +245,12 @@ public final class DIRequestScope: Sendable {
       state.isClosed = true
       var instances = SmallIdentityMap<Instance>()
       swap(&instances, &state.instances)
-      var teardowns = state.spareTeardowns.take() ?? []
-      swap(&teardowns, &state.teardowns)
+      // Most scopes' instances have no hooks: nothing to swap then.
+      var teardowns: [Teardown] = []
+      if !state.teardowns.isEmpty {
+        teardowns = state.spareTeardowns.take() ?? []
+        swap(&teardowns, &state.teardowns)
+      }
       return (instances, teardowns)
     }
   }
@@ -258,8 +262,9 @@ public final class DIRequestScope: Sendable {
     in state: Locked<State>
   ) {
     let keepsInstances = instances.removeAllKeepingSmallStorage()
+    // Storage that is not kept goes with the caller's copy.
     let keepsTeardowns = teardowns.capacity > 0 && teardowns.capacity <= keptTeardownCapacity
-    teardowns.removeAll(keepingCapacity: keepsTeardowns)
+    if keepsTeardowns { teardowns.removeAll(keepingCapacity: true) }
     guard keepsInstances || keepsTeardowns else { return }
     state.withLock { state in
       if keepsInstances, state.spareInstances == nil { state.spareInstances = instances }
