@@ -24,29 +24,29 @@ func example_DIRequestScope_swift_L21() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:161
-func example_DIRequestScope_swift_L161() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 162)
+// From Sources/DIContainer/API/DIRequestScope.swift:165
+func example_DIRequestScope_swift_L165() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 166)
   scope.close()
   #expect(scope.isClosed)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:178
-func example_DIRequestScope_swift_L178() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 179)
+// From Sources/DIContainer/API/DIRequestScope.swift:182
+func example_DIRequestScope_swift_L182() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 183)
   let scope = container.makeScope()
   _ = scope
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 180)
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 184)
   defer { scope.close() }
   let handler: Handler = scope.resolve()
   _ = handler
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/DIRequestScope.swift:190
-func example_DIRequestScope_swift_L190() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 191)
+// From Sources/DIContainer/API/DIRequestScope.swift:194
+func example_DIRequestScope_swift_L194() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIRequestScope.swift", line: 195)
   await scope.closeAwaitingHooks()
 #sourceLocation()
 }
