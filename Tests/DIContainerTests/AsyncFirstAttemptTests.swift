@@ -50,6 +50,20 @@ private final class FANeedsMissing: Sendable {
 private final class FAMissing: Sendable {}
 
 private protocol FAGateway: AnyObject {}
+
+private protocol FAStore: Sendable {}
+private final class FAAsyncStore: FAStore {
+  init() async throws {
+    try await Task.sleep(for: .milliseconds(1))
+    throw ConnectFailed()
+  }
+}
+private final class FASyncStore: FAStore {
+  init() throws { throw ConnectFailed() }
+}
+private final class FAStoreUser: Sendable {
+  init(store: any FAStore) {}
+}
 private struct FAValueGateway {}
 
 private final class FAHooked: Sendable {}
@@ -182,6 +196,29 @@ private func makeContainer(calls: FACalls) -> DIContainer {
       #expect(value?.code == .notAService)
       #expect(value?.description.contains("FAValueGateway") == true)
     }
+  }
+
+  @Test func anAsyncFactorysFailureNamesTheServiceAskedForAsASynchronousOnesDoes() async {
+    let asynchronous = DIContainer()
+    asynchronous.register { () async throws -> FAAsyncStore in try await FAAsyncStore() }
+      .as((any FAStore).self)
+    asynchronous.register(FAStoreUser.init)
+    let synchronous = DIContainer()
+    synchronous.register { () throws -> FASyncStore in try FASyncStore() }
+      .as((any FAStore).self)
+    synchronous.register(FAStoreUser.init)
+
+    let failed = await Self.error { () async throws(DIError) in
+      _ = try await asynchronous.resolveAsync() as FAStoreUser
+    }
+    let reference = await Self.error { () async throws(DIError) in
+      _ = try await synchronous.resolveAsync() as FAStoreUser
+    }
+    // The path names the service asked for, and the component in its step.
+    #expect(failed?.path.map(\.requested) == ["FAStoreUser", "FAStore"])
+    #expect(failed?.path.map(\.requested) == reference?.path.map(\.requested))
+    #expect(failed?.path.last?.component?.contains("FAAsyncStore") == true)
+    #expect(failed?.underlyingError is ConnectFailed)
   }
 
   @Test func anOptionalRequestThatMustAwaitIsMade() async throws {

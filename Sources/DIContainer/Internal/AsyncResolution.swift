@@ -122,7 +122,8 @@ extension DIContainer {
       let made = await AsyncRequest.$current.withValue(request) {
         () async -> Swift.Result<Void, DIError> in
         do throws(DIError) {
-          try await Self.make(need, into: instances, for: request)
+          try await Self.make(
+            need, requested: resumption.requested, into: instances, for: request)
           return .success(())
         } catch {
           return .failure(error)
@@ -151,10 +152,12 @@ extension DIContainer {
     return try body()
   }
 
-  /// Makes the async component of `need` for `request`, into `prepared`; one of a caching
-  /// lifetime is kept by its lifetime before other requests waiting for it look again.
+  /// Makes the async component of `need`, asked for as `requested`, for `request`, into
+  /// `prepared`; one of a caching lifetime is kept by its lifetime before other requests
+  /// waiting for it look again.
   private static func make(
-    _ need: AsyncNeed, into prepared: PreparedInstances, for request: AsyncRequest
+    _ need: AsyncNeed, requested: String, into prepared: PreparedInstances,
+    for request: AsyncRequest
   ) async throws(DIError) {
     let component = need.component
     guard let factory = component.asyncFactory else { return }
@@ -172,7 +175,7 @@ extension DIContainer {
         return try await factory(parameters)
       } catch {
         var error = error
-        error.enter(component.name, component: component.summary)
+        error.enter(requested, component: component.summary)
         throw error
       }
     }
@@ -181,13 +184,16 @@ extension DIContainer {
       return
     }
     try await once.run(
-      for: request, isKept: { () throws(DIError) in try keep(need, from: prepared) },
+      for: request,
+      isKept: { () throws(DIError) in try keep(need, requested: requested, from: prepared) },
       make: { () async throws(DIError) in
         let instance = try await makeOne()
         prepared.add(instance, for: component)
         // Kept now, through the lifetime's own synchronous path, before `once` lets the
         // requests waiting for it look again.
-        let kept = Result { () throws(DIError) in try keep(need, from: prepared) }
+        let kept = Result { () throws(DIError) in
+          try keep(need, requested: requested, from: prepared)
+        }
         // Not taken by the lifetime (its scope closed meanwhile, or a clean let another
         // request keep its own): nothing holds it, so its hook runs now, as for one made
         // synchronously.
@@ -200,16 +206,17 @@ extension DIContainer {
       },
       cancelled: {
         var error = DIError(waitCancelledFor: component.implementation)
-        error.enter(component.name, component: component.summary)
+        error.enter(requested, component: component.summary)
         return error
       })
   }
 
   /// Asks the lifetime of `need`'s component for its instance, through its synchronous
   /// path, with `prepared`'s instances: it keeps the one made last for this request, or
-  /// has one already. False when it has none and this request made none.
+  /// has one already. False when it has none and this request made none. An error names
+  /// the component as `requested`.
   private static func keep(
-    _ need: AsyncNeed, from prepared: PreparedInstances
+    _ need: AsyncNeed, requested: String, from prepared: PreparedInstances
   ) throws(DIError) -> Bool {
     do throws(DIError) {
       try attempt(with: prepared) { () throws(DIError) in
@@ -225,7 +232,7 @@ extension DIContainer {
       guard error.asyncNeed?.component === need.component else {
         // The request's path ends at the component (its scope closed, say).
         var error = error
-        error.enter(need.component.name, component: need.component.summary)
+        error.enter(requested, component: need.component.summary)
         throw error
       }
       return false

@@ -11,6 +11,10 @@
 /// its metadata looked up at each call.
 struct AsyncResumption: Sendable {
   let need: AsyncNeed
+  /// The type the component was asked for as (its service: `Store`, where the component
+  /// is `PostgresStore`), which the error of a failed making names, as a synchronous
+  /// request's does.
+  let requested: String
   /// The requests that led to it, outermost first, for the error of a failed making.
   let leadingTo: ArraySlice<DIError.Step>
 
@@ -19,6 +23,8 @@ struct AsyncResumption: Sendable {
   init(after error: DIError) throws(DIError) {
     guard let need = error.asyncNeed else { throw error }
     self.need = need
+    // The path's last step is the request of the async component itself.
+    requested = error.path.last?.requested ?? need.component.name
     leadingTo = error.path.dropLast()
   }
 }
