@@ -96,7 +96,7 @@ extension DIContainer {
     // Made once an attempt meets an async component: a graph with none costs one attempt.
     var asyncRequest: AsyncRequest?
     var prepared: PreparedInstances?
-    // What a first attempt made by the caller met (see `AsyncAttempt`).
+    // What the caller's first attempt met (see `AsyncResumption`).
     var resumed = first
     while true {
       let resumption: AsyncResumption

@@ -198,9 +198,7 @@ enum CreateOnce {
           return .ready(instance)
         case .absent:
           if let refusal = state.refusal { throw refusal }
-          let token = newToken()
-          state.startMaking(Making(creator: me, token: token), for: key)
-          return .claimed(token: token)
+          return .claimed(token: startMaking(in: &state, key: key, by: me))
         case .making(var making):
           if making.creator == me { return .reentered(making.partial?.instance) }
           guard WaitGraph.begin(me, waitingFor: making.creator, token: making.token) else {
@@ -237,6 +235,18 @@ enum CreateOnce {
   }
 
   private static let nextToken = Atomic<UInt64>(0)
+
+  /// Records the making of `key`, which `state` neither keeps nor makes and does not
+  /// refuse, as `creator`'s, and returns its token: the claim of `valueOrOpen`, also made
+  /// by a caller that read the state under the same lock (a request scope's first look).
+  @inline(__always)
+  static func startMaking<State: CreationState>(
+    in state: inout State, key: State.Key, by creator: ObjectIdentifier
+  ) -> UInt64 {
+    let token = newToken()
+    state.startMaking(Making(creator: creator, token: token), for: key)
+    return token
+  }
 
   /// A token no making had before.
   static func newToken() -> UInt64 {

@@ -62,9 +62,7 @@ extension DIRequestScope {
         return kept.map(FirstLook.kept) ?? .undecided
       }
       guard state.refusal == nil, state.making(key) == nil else { return .undecided }
-      let token = CreateOnce.newToken()
-      state.startMaking(Making(creator: request, token: token), for: key)
-      return .claimed(token: token)
+      return .claimed(token: CreateOnce.startMaking(in: &state, key: key, by: request))
     }
   }
 
