@@ -189,8 +189,8 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
       if !finished { break }
     }
     let cleansBefore = cleans.value
-    let progressed = await scWithin(10) { () -> Bool in
-      let deadline = Date().addingTimeInterval(5)
+    let progressed = await scWithin(20) { () -> Bool in
+      let deadline = Date().addingTimeInterval(SCEnvironment.seconds(5))
       while cleans.value == cleansBefore, Date() < deadline { usleep(1000) }
       return cleans.value > cleansBefore
     }

@@ -302,18 +302,24 @@ package struct DIResolutionContext {
   @usableFromInline
   package mutating func value<T>(_ type: T.Type, tag: Any.Type?) throws(DIError) -> T {
     let key = ServiceKey(T.self, tag: tag)
-    if let index = table.index(of: key) {
-      if let single = table.single(at: index) {
-        // Borrowed, not retained: the snapshot keeps it, and every thread building it would
-        // count references on the same object. `instance(_:of:)` reads a cached instance.
-        return try single.borrowing { (component) throws(DIError) in
-          try instance(T.self, of: component)
-        }
-      }
-      let entry = table.entry(at: index)
-      return try instance(T.self, of: try choose(entry, for: T.self, tag: tag))
+    guard let index = table.index(of: key) else { return try unregisteredValue(T.self, tag: tag) }
+    guard let single = table.single(at: index) else {
+      return try chosenValue(T.self, tag: tag, at: index)
     }
-    return try unregisteredValue(T.self, tag: tag)
+    // Borrowed, not retained: the snapshot keeps it, and every thread building it would
+    // count references on the same object. `instance(_:of:)` reads a cached instance.
+    return try single.borrowing { (component) throws(DIError) in
+      try instance(T.self, of: component)
+    }
+  }
+
+  /// A parameter of type `T` that several components provide: the one the candidate
+  /// rules choose.
+  @inline(never)
+  private mutating func chosenValue<T>(_ type: T.Type, tag: Any.Type?, at index: Int)
+    throws(DIError) -> T
+  {
+    try instance(T.self, of: try choose(table.entry(at: index), for: T.self, tag: tag))
   }
 
   /// A parameter of type `T` that no component provides: a modifier, or an error.

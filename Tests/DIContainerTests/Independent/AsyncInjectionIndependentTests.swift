@@ -63,7 +63,7 @@ private func aiiWithin<R: Sendable>(
 }
 
 private func aiiWaitUntil(_ condition: @Sendable () -> Bool) async {
-  let deadline = ContinuousClock.now + .seconds(20)
+  let deadline = ContinuousClock.now + .seconds(SCEnvironment.seconds(20))
   while !condition() && ContinuousClock.now < deadline {
     try? await Task.sleep(for: .milliseconds(2))
   }

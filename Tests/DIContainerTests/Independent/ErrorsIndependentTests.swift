@@ -889,7 +889,7 @@ let eiThisFile = "DIContainerTests/ErrorsIndependentTests.swift"
       }
     }
     // Loose: a miss that walked 10,000 components or built hint text would take far longer.
-    #expect(elapsed < .seconds(3))
+    #expect(elapsed < .seconds(SCEnvironment.seconds(3)))
   }
 
   @Test func failedTryResolveDoesNotWorkOutHintsUntilRead() {
@@ -902,7 +902,7 @@ let eiThisFile = "DIContainerTests/ErrorsIndependentTests.swift"
         _ = eiError(EIDog.self) { () throws(DIError) in try container.tryResolve() }
       }
     }
-    #expect(elapsed < .seconds(3))
+    #expect(elapsed < .seconds(SCEnvironment.seconds(3)))
   }
 
   @Test func aLazyKeptByACachedInstanceDoesNotKeepItAliveAfterTheContainer() {
