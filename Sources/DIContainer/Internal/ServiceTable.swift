@@ -46,25 +46,32 @@ final class ServiceTable: @unchecked Sendable {
       entries[index] = .multiple(Candidates([first] + rest))
       singles[index] = nil
     }
-    slots = Slots(keys: keys, entries: entries, singles: singles, mask: mask, shift: shift)
+    slots = Slots(
+      keys: keys.baseAddress!, entries: entries.baseAddress!, singles: singles.baseAddress!,
+      mask: mask, shift: shift)
   }
 
   deinit {
-    slots.keys.deinitialize().deallocate()
+    let capacity = slots.mask + 1
+    slots.keys.deinitialize(count: capacity).deallocate()
     // Slot by slot, in code specialized for the entry: the buffer's `deinitialize()`
     // destroys each slot, empty ones too, through `Optional`'s value witnesses.
-    for slot in slots.entries.indices { _ = (slots.entries.baseAddress! + slot).move() }
+    for slot in 0..<capacity { _ = (slots.entries + slot).move() }
     slots.entries.deallocate()
-    slots.singles.deinitialize().deallocate()
+    slots.singles.deinitialize(count: capacity).deallocate()
   }
 
   /// The slots of a ``ServiceTable``, valid while the table lives: a resolution keeps them
   /// on its stack, so a look-up reaches no object (and counts no reference on it).
+  ///
+  /// Three arrays of `mask + 1` slots, held by their first element only (a buffer's count
+  /// would be three words more for every resolution context to copy): an index is always
+  /// masked, or one `index(of:)` returned.
   struct Slots {
-    fileprivate let keys: UnsafeMutableBufferPointer<ServiceKey>
-    fileprivate let entries: UnsafeMutableBufferPointer<ServiceEntry?>
+    fileprivate let keys: UnsafeMutablePointer<ServiceKey>
+    fileprivate let entries: UnsafeMutablePointer<ServiceEntry?>
     /// The only candidate of each key that has one, unretained: `entries` keeps it.
-    fileprivate let singles: UnsafeMutableBufferPointer<Unmanaged<Component>?>
+    fileprivate let singles: UnsafeMutablePointer<Unmanaged<Component>?>
     fileprivate let mask: Int
     fileprivate let shift: UInt
 
