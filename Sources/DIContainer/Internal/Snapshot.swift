@@ -87,13 +87,20 @@ final class Snapshot: Sendable {
     provisions.reserveCapacity(components.count)
     var tagged: [(untagged: ServiceKey, component: Component)] = []
     for component in components {
-      for service in component.services {
+      // Read once: each read of the draft's list copies it (and counts a reference).
+      let services = component.services
+      var tags = 0
+      for service in services {
         provisions.append((service, .passUnretained(component)))
-        if service.tag != nil { tagged.append((ServiceKey(service.type), component)) }
+        if service.tag != nil {
+          tagged.append((ServiceKey(service.type), component))
+          tags += 1
+        }
       }
       // A type under several tags is also found by every combination of them (a request
       // for all of them, see `TagSet`); `many` of the plain type has it already.
-      for key in TagSet.intersections(of: component.services) {
+      guard tags > 1 else { continue }
+      for key in TagSet.intersections(of: services) {
         provisions.append((key, .passUnretained(component)))
       }
     }
