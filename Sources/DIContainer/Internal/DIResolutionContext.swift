@@ -923,10 +923,14 @@ package struct DIResolutionContext {
         postponedBy.append(
           .init(component: ObjectIdentifier(component), builds: request.reusableBuilds))
       }
+      // Ends with `component`, under construction unless its instance came from outside
+      // (`inject(into:)`).
+      var path = request.postponementPath
+      if request.innermostComponent !== component { path.append(component.identity) }
       sharedGraph().postpone(
         .init(
           instance: Instance(value: value), component: component, waiting: waiting,
-          postponedBy: postponedBy))
+          postponedBy: postponedBy, path: path))
     } else {
       try component.postInit?(value)
     }
@@ -945,21 +949,26 @@ package struct DIResolutionContext {
     guard let graph = graphReference?.takeUnretainedValue() else { return }
     let request = request
     let outerPostponedBy = request.postponedBy
-    defer { request.postponedBy = outerPostponedBy }
+    let outerWork = request.postponedWork
+    defer {
+      request.postponedBy = outerPostponedBy
+      request.postponedWork = outerWork
+    }
     while let pending = graph.takePending() {
       let component = pending.component
       let outerRequester = requester
       requester = component.framework
       request.postponedBy = pending.postponedBy
+      request.postponedWork = (pending.path, request.depth)
       defer { requester = outerRequester }
+      // A `.prototype` component postponing for itself again, with nothing reusable built
+      // since, would never end.
+      if case .none = component.storage, let last = pending.postponedBy.last,
+        pending.postponedBy.dropLast().contains(last)
+      {
+        throw DIError.endlessPostponement(path: pending.path)
+      }
       do throws(DIError) {
-        // A `.prototype` component postponing for itself again, with nothing reusable
-        // built since, would never end.
-        if case .none = component.storage, let last = pending.postponedBy.last,
-          pending.postponedBy.dropLast().contains(last)
-        {
-          throw DIError(.cycle)
-        }
         for index in pending.waiting {
           try component.injections[index].run(pending.instance.value, &self)
         }
@@ -968,9 +977,8 @@ package struct DIResolutionContext {
         }
         try component.postInit?(pending.instance.value)
       } catch {
-        var error = error
-        error.enter(component.name, component: component.summary)
-        throw error
+        // Named by the path from what was asked to the instance the work is about.
+        throw DIError.postponed(error, path: pending.path)
       }
     }
     // The postponed work is done: the cached instances it was about are complete.

@@ -20,6 +20,10 @@ package final class ObjectGraph: Sendable {
     /// The `.prototype` postponements whose work led here, this one last if it is one;
     /// the same one twice is a loop that would never end.
     let postponedBy: [Postponement]
+    /// The components under construction when it was postponed, outermost first, after
+    /// the path of the postponed work that led here: a failure of its postponed work names
+    /// the path from what was asked (see ``ResolutionRequest/postponementPath``).
+    let path: [Component.Name]
   }
 
   /// A `.prototype` component postponed its injections when its resolution had built

@@ -99,6 +99,9 @@ final class ResolutionRequest: @unchecked Sendable {
   /// The `.prototype` postponements whose work led to the postponed work being done: the
   /// same one again with no reusable instance built in between would never end.
   @exclusivity(unchecked) var postponedBy: [ObjectGraph.Postponement] = []
+  /// While postponed work runs: the path of the instance it is about, and how many frames
+  /// were pushed before it began (see ``postponementPath``).
+  @exclusivity(unchecked) var postponedWork: (path: [Component.Name], frames: Int) = ([], 0)
   /// The `.objectGraph` instances of this thread's resolutions whose graphs no object
   /// keeps yet.
   @exclusivity(unchecked) var inlineGraphs = InlineGraphs()
@@ -201,6 +204,18 @@ final class ResolutionRequest: @unchecked Sendable {
   /// The component whose construction is innermost, if any.
   var innermostComponent: Component? {
     frames.count > 0 ? frames[frames.count - 1].owner.takeUnretainedValue() : nil
+  }
+
+  /// The path to the innermost component under construction, for work postponed on it:
+  /// the components under construction, outermost first, after the path of the postponed
+  /// work that is running, if any (whose frames came before it). So the postponed work of
+  /// a postponed work's instance is reached by one path from what was asked.
+  var postponementPath: [Component.Name] {
+    var path = postponedWork.path
+    for index in postponedWork.frames..<frames.count {
+      path.append(frames[index].owner.takeUnretainedValue().identity)
+    }
+    return path
   }
 
   /// Whether `component` is under construction in a loop that cannot end: asked for
