@@ -4,8 +4,10 @@ extension DIGraph {
   /// Each group is strongly connected (every member reaches every other through
   /// initializer parameters and injections) and sorted by registration order; a group of
   /// two or three components is one loop. Delayed dependencies (`Lazy`, `Provider`) and
-  /// runtime arguments do not form loops. Whether a loop can be built is for
-  /// ``validate()`` to say; this lists them all.
+  /// runtime arguments do not form loops, and neither does `many` alone: it leaves out
+  /// the components under construction, so a `MainLogger(loggers: many($0))` that is a
+  /// `Logger` itself is no loop. Whether a loop can be built is for ``validate()`` to
+  /// say; this lists them all.
   ///
   /// - Returns: The groups, ordered by their first component.
   ///
@@ -18,8 +20,11 @@ extension DIGraph {
   @discardableResult
   public func findCycles() -> [[Component]] {
     let arcs = DependencyArcs(self)
-    return arcs.stronglyConnected(includes: { _ in true }, follows: { _, _ in true })
-      .cycles.map { $0.map { components[$0] } }
+    let every: (Int, Int) -> Bool = { _, _ in true }
+    return arcs.loops(
+      of: arcs.stronglyConnected(includes: { _ in true }, follows: every), follows: every
+    )
+    .map { $0.group.map { components[$0] } }
   }
 
   /// The loops that cannot be built, among the components `checked` keeps.
@@ -36,6 +41,8 @@ extension DIGraph {
   ///    is entered at that component.
   /// 4. `injection(cycle: true, …)` runs after the whole graph is built, so it closes any
   ///    loop that also goes through a non-`.prototype` component (rule 1 still applies).
+  /// 5. `many` leaves out the components under construction: a loop comes back only
+  ///    through another kind of arc (``DependencyArcs/collects``).
   func cycleProblems(checked: [Bool]) -> [Problem] {
     let arcs = DependencyArcs(self)
     let storage = components.map(\.registered.storage)
@@ -54,8 +61,7 @@ extension DIGraph {
     // Rule 1: loops of prototypes.
     let everyArc: (Int, Int) -> Bool = { _, _ in true }
     let prototypes = arcs.stronglyConnected(includes: isPrototype, follows: everyArc)
-    for group in prototypes.cycles where checked[group[0]] {
-      let loop = arcs.path(from: group[0], to: group[0], in: prototypes, follows: everyArc)
+    for (group, loop) in arcs.loops(of: prototypes, follows: everyArc) where checked[group[0]] {
       problems.append(
         cycle(
           loop,
@@ -75,9 +81,9 @@ extension DIGraph {
     let everyLoop = arcs.stronglyConnected(includes: { _ in true }, follows: immediate)
     var reported = Set<Int>()
     let open = arcs.stronglyConnected(includes: { _ in true }, follows: unclosed)
-    for group in open.cycles where checked[group[0]] && !group.allSatisfy(isPrototype) {
+    for (group, loop) in arcs.loops(of: open, follows: unclosed)
+    where checked[group[0]] && !group.allSatisfy(isPrototype) {
       reported.insert(everyLoop.group[group[0]])
-      let loop = arcs.path(from: group[0], to: group[0], in: open, follows: unclosed)
       problems.append(
         cycle(
           loop,
@@ -94,9 +100,17 @@ extension DIGraph {
       {
         let target = arcs.targets[arc]
         guard everyLoop.group[target] == group else { continue }
+        // Back to `source` through an arc that does not leave it out (`many` would).
+        let loop: [Int]
+        if target == source {
+          guard !arcs.collects[arc] else { continue }
+          loop = [source, source]
+        } else {
+          let rest = arcs.path(from: target, to: source, in: everyLoop, follows: immediate)
+          guard rest.count > 1 else { continue }
+          loop = [source] + rest
+        }
         reported.insert(group)
-        let rest = arcs.path(from: target, to: source, in: everyLoop, follows: immediate)
-        let loop = target == source ? [source, source] : [source] + rest
         problems.append(
           cycle(
             loop,

@@ -20,22 +20,31 @@ package struct DependencyArcs {
   package let starts: [Int]
   package let targets: [Int]
   package let kinds: [Kind]
+  /// Whether each arc is a `many` one: it never comes back to a component under
+  /// construction, which `many` leaves out (a `MainLogger` collecting every `Logger`, itself
+  /// one, gets the others). So it closes no loop: a loop needs another arc to come back.
+  package let collects: [Bool]
 
-  /// Arcs given as arrays: those of node `i` are `starts[i]..<starts[i + 1]`.
-  package init(starts: [Int], targets: [Int], kinds: [Kind]) {
+  /// Arcs given as arrays: those of node `i` are `starts[i]..<starts[i + 1]`; none
+  /// collects unless `collects` says so.
+  package init(starts: [Int], targets: [Int], kinds: [Kind], collects: [Bool]? = nil) {
     precondition(starts.last == targets.count && targets.count == kinds.count)
+    precondition(collects.map { $0.count == targets.count } ?? true)
     self.starts = starts
     self.targets = targets
     self.kinds = kinds
+    self.collects = collects ?? Array(repeating: false, count: targets.count)
   }
 
   init(_ graph: DIGraph) {
     var starts: [Int] = []
     var targets: [Int] = []
     var kinds: [Kind] = []
+    var collects: [Bool] = []
     starts.reserveCapacity(graph.components.count + 1)
     targets.reserveCapacity(graph.edges.count)
     kinds.reserveCapacity(graph.edges.count)
+    collects.reserveCapacity(graph.edges.count)
     for component in graph.components {
       starts.append(targets.count)
       for edge in graph.edges(from: component.id) where edge.isEager {
@@ -50,6 +59,7 @@ package struct DependencyArcs {
         for target in edge.targets {
           targets.append(target)
           kinds.append(kind)
+          collects.append(edge.isMany)
         }
       }
     }
@@ -57,6 +67,7 @@ package struct DependencyArcs {
     self.starts = starts
     self.targets = targets
     self.kinds = kinds
+    self.collects = collects
   }
 
   package var count: Int { starts.count - 1 }
@@ -122,7 +133,9 @@ package struct DependencyArcs {
   }
 
   /// The shortest chain of kept arcs from `start` to `end` (at least one arc, so
-  /// `start == end` finds a loop), staying inside `start`'s group: `[start, …, end]`.
+  /// `start == end` finds a loop), staying inside `start`'s group, whose last arc is one
+  /// that comes back (not a `many` one, see ``collects``): `[start, …, end]`; `[start]`
+  /// when there is none.
   func path(
     from start: Int, to end: Int, in components: StronglyConnected,
     follows: (_ arc: Int, _ source: Int) -> Bool
@@ -137,7 +150,7 @@ package struct DependencyArcs {
       for arc in starts[node]..<starts[node + 1] where follows(arc, node) {
         let target = targets[arc]
         guard components.group[target] == group else { continue }
-        if target == end {
+        if target == end, !collects[arc] {
           var path = [end, node]
           var step = node
           while step != start, let previous = parent[step] {
@@ -146,13 +159,47 @@ package struct DependencyArcs {
           }
           return path.reversed()
         }
-        if target != start, parent[target] == nil {
+        if target != start, target != end, parent[target] == nil {
           parent[target] = node
           queue.append(target)
         }
       }
     }
     return [start]
+  }
+}
+
+extension DependencyArcs {
+  /// A loop of `group` (a group of `components`) through kept arcs: `[a, …, a]`, from its
+  /// first member when a loop comes back there; nil when no kept arc inside the group
+  /// comes back (every one is a `many` arc), so it is no loop at run time.
+  func loop(
+    in group: [Int], of components: StronglyConnected,
+    follows: (_ arc: Int, _ source: Int) -> Bool
+  ) -> [Int]? {
+    let first = path(from: group[0], to: group[0], in: components, follows: follows)
+    if first.count > 1 { return first }
+    for source in group {
+      for arc in starts[source]..<starts[source + 1] where !collects[arc] && follows(arc, source) {
+        let target = targets[arc]
+        guard components.group[target] == components.group[source] else { continue }
+        if target == source { return [source, source] }
+        let back = path(from: target, to: source, in: components, follows: follows)
+        if back.count > 1 { return back + [target] }
+      }
+    }
+    return nil
+  }
+
+  /// The loops of `components` (groups found with `follows`), each as ``loop(in:of:follows:)``
+  /// finds it, by their group's first member: groups whose only loops are made of `many`
+  /// arcs are left out.
+  func loops(
+    of components: StronglyConnected, follows: (_ arc: Int, _ source: Int) -> Bool
+  ) -> [(group: [Int], loop: [Int])] {
+    components.cycles.compactMap { group in
+      loop(in: group, of: components, follows: follows).map { (group, $0) }
+    }
   }
 }
 

@@ -7,14 +7,14 @@ import DIFrameworks
 import DIParts
 import Testing
 
-// From Sources/DIContainer/API/DIGraph+Cycles.swift:12
-func example_DIGraph_Cycles_swift_L12() throws {
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Cycles.swift", line: 13)
+// From Sources/DIContainer/API/DIGraph+Cycles.swift:14
+func example_DIGraph_Cycles_swift_L14() throws {
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Cycles.swift", line: 15)
   container.register(Parent.init).lifetime(.objectGraph).injection(cycle: true, \.child)
   container.register(Child.init).lifetime(.objectGraph)
   let cycles = container.makeGraph().findCycles()
   _ = cycles
-#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Cycles.swift", line: 16)
+#sourceLocation(file: "Sources/DIContainer/API/DIGraph+Cycles.swift", line: 18)
   #expect(cycles.map { $0.map(\.name) } == [["Parent", "Child"]])
 #sourceLocation()
 }

@@ -120,7 +120,7 @@ let generatedDocExamples: [DocExample] = [
   DocExample("Sources/DIContainer/API/DIGraph+Component.swift", line: 164, ownsContainer: false) { try example_DIGraph_Component_swift_L164() },
   DocExample("Sources/DIContainer/API/DIGraph+Component.swift", line: 170, ownsContainer: false) { try example_DIGraph_Component_swift_L170() },
   DocExample("Sources/DIContainer/API/DIGraph+Component.swift", line: 177, ownsContainer: false) { try example_DIGraph_Component_swift_L177() },
-  DocExample("Sources/DIContainer/API/DIGraph+Cycles.swift", line: 12, ownsContainer: false) { try example_DIGraph_Cycles_swift_L12() },
+  DocExample("Sources/DIContainer/API/DIGraph+Cycles.swift", line: 14, ownsContainer: false) { try example_DIGraph_Cycles_swift_L14() },
   DocExample("Sources/DIContainer/API/DIGraph+Dot.swift", line: 13, ownsContainer: false) { try example_DIGraph_Dot_swift_L13() },
   DocExample("Sources/DIContainer/API/DIGraph+Edge.swift", line: 5, ownsContainer: false) { try example_DIGraph_Edge_swift_L5() },
   DocExample("Sources/DIContainer/API/DIGraph+Edge.swift", line: 13, ownsContainer: false) { try example_DIGraph_Edge_swift_L13() },
