@@ -1,0 +1,251 @@
+// Shared helpers of the randomized, model-based tests (`RandomModel*Tests.swift`): a seeded
+// generator, digit marker types that make many distinct component types from one generic
+// class, a runner that puts a case on a thread of its own with a deadline, and the
+// slow-down factor of sanitizer builds.
+//
+// Every random test derives one seed per case from a fixed base seed and prints it in
+// every failure message (`seed 0x…`): add that seed to the test's `replaySeeds` to run that
+// one case again, deterministically.
+//
+// Expected results come from SPEC.md only; cases the SPEC leaves open are skipped by the
+// models, never guessed.
+
+import DIContainer
+import Dispatch
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// MARK: - Environment
+
+/// How much slower this build runs than a plain debug build.
+enum RMEnvironment {
+  /// 1 in a plain build, 8 under ThreadSanitizer (`SC_SLOWDOWN=<n>` overrides, as for the
+  /// SoundCore tests).
+  static let slowdown: Int = {
+    if let text = ProcessInfo.processInfo.environment["SC_SLOWDOWN"], let value = Int(text),
+      value >= 1
+    {
+      return value
+    }
+    return isThreadSanitized ? 8 : 1
+  }()
+
+  /// Whether the ThreadSanitizer runtime is linked into this process.
+  static let isThreadSanitized: Bool = {
+    guard let process = dlopen(nil, RTLD_NOW) else { return false }
+    return dlsym(process, "__tsan_init") != nil
+  }()
+
+  /// `base` random cases in a plain build, fewer in a slow one (never fewer than `minimum`).
+  static func rounds(_ base: Int, minimum: Int = 20) -> Int {
+    max(minimum, base / slowdown)
+  }
+
+  /// How many failing cases a random test reports in full (`RM_REPORT=<n>`, 3 unless told).
+  static let reportedFailures: Int = {
+    if let text = ProcessInfo.processInfo.environment["RM_REPORT"], let value = Int(text) {
+      return value
+    }
+    return 3
+  }()
+
+  /// `base` seconds in a plain build, three times more under ThreadSanitizer.
+  static func seconds(_ base: Double) -> Double {
+    isThreadSanitized ? base * 3 : base
+  }
+}
+
+// MARK: - Random
+
+/// SplitMix64: a small seeded generator, so a failing random case reproduces.
+struct RMRandom: RandomNumberGenerator {
+  private var state: UInt64
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  /// A number in `range`.
+  mutating func int(_ range: ClosedRange<Int>) -> Int {
+    Int.random(in: range, using: &self)
+  }
+
+  /// True with probability `probability`.
+  mutating func chance(_ probability: Double) -> Bool {
+    Double.random(in: 0..<1, using: &self) < probability
+  }
+
+  /// One element of a non-empty collection.
+  mutating func pick<C: Collection>(_ elements: C) -> C.Element {
+    elements.randomElement(using: &self)!
+  }
+
+  /// The seed of case `index` of a test whose base seed is `base`.
+  static func caseSeed(base: UInt64, index: Int) -> UInt64 {
+    var mixer = RMRandom(seed: base ^ (UInt64(index) &* 0xD1B5_4A32_D192_ED03))
+    return mixer.next()
+  }
+}
+
+/// A seed as failure messages print it.
+func rmSeed(_ seed: UInt64) -> String {
+  "seed 0x" + String(seed, radix: 16)
+}
+
+// MARK: - Digit markers
+
+/// A decimal digit as a type: `RMNode<RMD3>` is node 3, a distinct component type.
+protocol RMDigit: SendableMetatype {
+  static var value: Int { get }
+}
+
+enum RMD0: RMDigit { static var value: Int { 0 } }
+enum RMD1: RMDigit { static var value: Int { 1 } }
+enum RMD2: RMDigit { static var value: Int { 2 } }
+enum RMD3: RMDigit { static var value: Int { 3 } }
+enum RMD4: RMDigit { static var value: Int { 4 } }
+enum RMD5: RMDigit { static var value: Int { 5 } }
+enum RMD6: RMDigit { static var value: Int { 6 } }
+enum RMD7: RMDigit { static var value: Int { 7 } }
+enum RMD8: RMDigit { static var value: Int { 8 } }
+enum RMD9: RMDigit { static var value: Int { 9 } }
+
+/// The marker type of the digit `value` (0...9).
+func rmDigit(_ value: Int) -> any RMDigit.Type {
+  switch value {
+  case 0: return RMD0.self
+  case 1: return RMD1.self
+  case 2: return RMD2.self
+  case 3: return RMD3.self
+  case 4: return RMD4.self
+  case 5: return RMD5.self
+  case 6: return RMD6.self
+  case 7: return RMD7.self
+  case 8: return RMD8.self
+  case 9: return RMD9.self
+  default: preconditionFailure("not a digit: \(value)")
+  }
+}
+
+// MARK: - Running a case
+
+/// A value guarded by a lock.
+final class RMLocked<Value>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value: Value
+
+  init(_ value: Value) { self.value = value }
+
+  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body(&value)
+  }
+
+  var current: Value { withLock { $0 } }
+}
+
+/// Runs `body` on a thread of its own with an 8 MiB stack (a default main thread's) and
+/// returns its result; nil when it did not return within `seconds` (scaled for slow builds):
+/// a library that loops forever fails the test instead of hanging the run.
+func rmOnThread<T: Sendable>(seconds: Double, _ body: @escaping @Sendable () -> T) async -> T? {
+  let result = RMLocked<T?>(nil)
+  let finished = DispatchSemaphore(value: 0)
+  let thread = Thread {
+    let value = body()
+    result.withLock { $0 = value }
+    finished.signal()
+  }
+  thread.stackSize = 8 << 20
+  thread.start()
+  let deadline = ContinuousClock.now + .seconds(RMEnvironment.seconds(seconds))
+  while finished.wait(timeout: .now() + .milliseconds(10)) == .timedOut {
+    if ContinuousClock.now >= deadline { return nil }
+    await Task.yield()
+  }
+  return result.current
+}
+
+/// Runs `cases` random cases (each `check(seed)` returns its problems, or nil when the model
+/// skipped it) on a thread with a deadline; records an issue for the first few failing seeds.
+/// Returns how many cases were checked and skipped.
+@discardableResult
+func rmRunCases(
+  _ name: String, base: UInt64, cases: Int, seconds: Double = 60,
+  sourceLocation: SourceLocation = #_sourceLocation,
+  _ check: @escaping @Sendable (UInt64) -> [String]
+) async -> (checked: Int, failed: Int) {
+  let outcome = await rmOnThread(seconds: seconds) { () -> (Int, [String]) in
+    var failures: [String] = []
+    var failed = 0
+    for index in 0..<cases {
+      let seed = RMRandom.caseSeed(base: base, index: index)
+      let problems = check(seed)
+      if !problems.isEmpty {
+        failed += 1
+        if failures.count < RMEnvironment.reportedFailures {
+          failures.append(
+            "\(name), \(rmSeed(seed)) (case \(index)): \(problems.count) problems, first: "
+              + problems.prefix(4).joined(separator: " | "))
+        }
+      }
+    }
+    return (failed, failures)
+  }
+  guard let (failed, failures) = outcome else {
+    Issue.record(
+      "\(name): the \(cases) cases did not finish in time (a hang or a runaway)",
+      sourceLocation: sourceLocation)
+    return (0, 0)
+  }
+  for failure in failures {
+    Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation)
+  }
+  if failed > failures.count {
+    Issue.record(
+      "\(name): \(failed) of \(cases) cases failed in all", sourceLocation: sourceLocation)
+  }
+  return (cases, failed)
+}
+
+/// An error's text with this module's qualification removed, so a type reads the same
+/// whether the library printed it with `String(describing:)` or `String(reflecting:)`.
+func rmUnqualified(_ text: String) -> String {
+  text.replacingOccurrences(of: "SpecConformanceTests.", with: "")
+}
+
+/// The start of an error's text, enough to see what went wrong.
+func rmBrief(_ error: some Error & CustomStringConvertible) -> String {
+  let text = rmUnqualified(error.description)
+  return text.count <= 600 ? text : text.prefix(600) + "…"
+}
+
+// MARK: - Self-checks of the helpers
+
+@Suite struct RandomModelTests {
+  @Test(.timeLimit(.minutes(3))) func seededGeneratorReplaysTheSameCase() {
+    var first = RMRandom(seed: RMRandom.caseSeed(base: 7, index: 3))
+    var second = RMRandom(seed: RMRandom.caseSeed(base: 7, index: 3))
+    let a = (0..<8).map { _ in first.int(0...1_000) }
+    let b = (0..<8).map { _ in second.int(0...1_000) }
+    #expect(a == b)
+    #expect(RMRandom.caseSeed(base: 7, index: 3) != RMRandom.caseSeed(base: 7, index: 4))
+  }
+
+  @Test(.timeLimit(.minutes(3))) func digitMarkersAreDistinctTypes() {
+    let names = Set((0...9).map { String(describing: rmDigit($0)) })
+    #expect(names.count == 10)
+    #expect((0...9).allSatisfy { rmDigit($0).value == $0 })
+  }
+}
