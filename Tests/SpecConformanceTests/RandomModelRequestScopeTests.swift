@@ -406,7 +406,7 @@ struct RMScopeMatcher {
       await container.shutdown()
       finished.signal()
     }
-    guard finished.wait(timeout: .now() + .seconds(10)) == .success else {
+    guard finished.wait(timeout: .now() + RMEnvironment.seconds(10)) == .success else {
       return problems + ["\(context()): shutdown() did not return"]
     }
     checkHooks(model.shutdown(), "shutdown()", awaited: true)
