@@ -219,8 +219,7 @@ struct RMChildModel {
 }
 
 struct RMChildMatcher {
-  private var modelOf: [ObjectIdentifier: Int] = [:]
-  private var objectOf: [Int: ObjectIdentifier] = [:]
+  private var pairing = RMPairing()
   private var kept: [AnyObject] = []
   private(set) var problems: [String] = []
 
@@ -228,23 +227,15 @@ struct RMChildMatcher {
     _ object: any RMAnyChildNode, _ id: Int, in model: RMChildModel, _ context: String
   ) {
     kept.append(object)
-    let key = ObjectIdentifier(object)
     let expected = model.instances[id]
-    if let known = modelOf[key] {
-      if known != id {
-        problems.append(
-          "\(context): one object of node \(expected.node) serves where the model makes two")
-      }
+    let described = "registration \(expected.registration)"
+    switch pairing.pair(object, with: id, node: expected.node, described: described, context) {
+    case .new: break
+    case .known: return
+    case .mismatch(let problem):
+      problems.append(problem)
       return
     }
-    if objectOf[id] != nil {
-      problems.append(
-        "\(context): node \(expected.node) (registration \(expected.registration)) must be one"
-          + " instance, got two objects")
-      return
-    }
-    modelOf[key] = id
-    objectOf[id] = key
     guard object.registration == expected.registration else {
       problems.append(
         "\(context): node \(expected.node) was made by registration \(object.registration),"

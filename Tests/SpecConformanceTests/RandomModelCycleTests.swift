@@ -703,30 +703,22 @@ struct RMCycleModel {
 
 /// Matches real objects with model instances one to one.
 struct RMCycleMatcher {
-  private var modelOf: [ObjectIdentifier: Int] = [:]
+  private var pairing = RMPairing()
   private(set) var objectOf: [Int: any RMAnyCycleNode] = [:]
   private(set) var problems: [String] = []
 
   mutating func match(
     _ object: any RMAnyCycleNode, _ id: Int, in model: RMCycleModel, _ context: String
   ) {
-    let key = ObjectIdentifier(object)
     let expected = model.instances[id]
     let lifetime = model.graph.lifetimes[expected.node]
-    if let known = modelOf[key] {
-      if known != id {
-        problems.append(
-          "\(context): one object of node \(expected.node) (\(lifetime)) serves where the model"
-            + " makes two (instances \(known) and \(id))")
-      }
+    switch pairing.pair(object, with: id, node: expected.node, described: "\(lifetime)", context) {
+    case .new: break
+    case .known: return
+    case .mismatch(let problem):
+      problems.append(problem)
       return
     }
-    if objectOf[id] != nil {
-      problems.append(
-        "\(context): node \(expected.node) (\(lifetime)) must be one instance, got two objects")
-      return
-    }
-    modelOf[key] = id
     objectOf[id] = object
     guard object.index == expected.node else {
       problems.append("\(context): node \(expected.node) is an object of node \(object.index)")

@@ -243,35 +243,25 @@ struct RMScopeModel {
 
 /// Matches real objects with model instances one to one.
 struct RMScopeMatcher {
-  private var modelOf: [ObjectIdentifier: Int] = [:]
-  private var objectOf: [Int: ObjectIdentifier] = [:]
+  private var pairing = RMPairing()
   private var kept: [AnyObject] = []
   private(set) var problems: [String] = []
 
-  func id(of object: AnyObject) -> Int? { modelOf[ObjectIdentifier(object)] }
+  func id(of object: AnyObject) -> Int? { pairing.id(of: object) }
 
   mutating func match(
     _ object: any RMAnyScopeNode, _ id: Int, in model: RMScopeModel, _ context: String
   ) {
     kept.append(object)
-    let key = ObjectIdentifier(object)
     let expected = model.instances[id]
     let lifetime = model.graph.lifetimes[expected.node]
-    if let known = modelOf[key] {
-      if known != id {
-        problems.append(
-          "\(context): one object of node \(expected.node) (\(lifetime)) serves where the model"
-            + " makes two")
-      }
+    switch pairing.pair(object, with: id, node: expected.node, described: "\(lifetime)", context) {
+    case .new: break
+    case .known: return
+    case .mismatch(let problem):
+      problems.append(problem)
       return
     }
-    if objectOf[id] != nil {
-      problems.append(
-        "\(context): node \(expected.node) (\(lifetime)) must be one instance, got two objects")
-      return
-    }
-    modelOf[key] = id
-    objectOf[id] = key
     guard object.index == expected.node, object.dependencies.count == expected.dependencies.count
     else {
       problems.append("\(context): node \(expected.node) is not made as registered")
