@@ -170,9 +170,12 @@ func rmOnThread<T: Sendable>(seconds: Double, _ body: @escaping @Sendable () -> 
   thread.stackSize = 8 << 20
   thread.start()
   let deadline = ContinuousClock.now + .seconds(RMEnvironment.seconds(seconds))
-  while finished.wait(timeout: .now() + .milliseconds(10)) == .timedOut {
+  // Polled without blocking: a blocked cooperative thread would starve the tasks the body
+  // waits for (a `shutdown()` it runs on a task), on a 2-core machine under
+  // ThreadSanitizer above all.
+  while finished.wait(timeout: .now()) == .timedOut {
     if ContinuousClock.now >= deadline { return nil }
-    await Task.yield()
+    try? await Task.sleep(for: .milliseconds(2))
   }
   return result.current
 }
