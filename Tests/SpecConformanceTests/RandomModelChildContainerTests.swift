@@ -229,13 +229,10 @@ struct RMChildMatcher {
     kept.append(object)
     let expected = model.instances[id]
     let described = "registration \(expected.registration)"
-    switch pairing.pair(object, with: id, node: expected.node, described: described, context) {
-    case .new: break
-    case .known: return
-    case .mismatch(let problem):
-      problems.append(problem)
-      return
-    }
+    guard
+      pairing.pairsNow(
+        object, with: id, node: expected.node, described: described, context, problems: &problems)
+    else { return }
     guard object.registration == expected.registration else {
       problems.append(
         "\(context): node \(expected.node) was made by registration \(object.registration),"

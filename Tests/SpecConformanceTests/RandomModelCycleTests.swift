@@ -712,13 +712,11 @@ struct RMCycleMatcher {
   ) {
     let expected = model.instances[id]
     let lifetime = model.graph.lifetimes[expected.node]
-    switch pairing.pair(object, with: id, node: expected.node, described: "\(lifetime)", context) {
-    case .new: break
-    case .known: return
-    case .mismatch(let problem):
-      problems.append(problem)
-      return
-    }
+    guard
+      pairing.pairsNow(
+        object, with: id, node: expected.node, described: "\(lifetime)", context,
+        problems: &problems)
+    else { return }
     objectOf[id] = object
     guard object.index == expected.node else {
       problems.append("\(context): node \(expected.node) is an object of node \(object.index)")

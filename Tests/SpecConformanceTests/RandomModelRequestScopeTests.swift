@@ -255,13 +255,11 @@ struct RMScopeMatcher {
     kept.append(object)
     let expected = model.instances[id]
     let lifetime = model.graph.lifetimes[expected.node]
-    switch pairing.pair(object, with: id, node: expected.node, described: "\(lifetime)", context) {
-    case .new: break
-    case .known: return
-    case .mismatch(let problem):
-      problems.append(problem)
-      return
-    }
+    guard
+      pairing.pairsNow(
+        object, with: id, node: expected.node, described: "\(lifetime)", context,
+        problems: &problems)
+    else { return }
     guard object.index == expected.node, object.dependencies.count == expected.dependencies.count
     else {
       problems.append("\(context): node \(expected.node) is not made as registered")

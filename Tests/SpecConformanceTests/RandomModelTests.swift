@@ -256,16 +256,6 @@ func rmBrief(_ error: some Error & CustomStringConvertible) -> String {
 /// Pairs real objects with model instances one to one: what each suite's matcher checks
 /// before it compares an object's dependencies with the model's.
 struct RMPairing {
-  /// What ``pair(_:with:node:described:_:)`` found.
-  enum Outcome {
-    /// Paired now: the caller goes on to the object's dependencies.
-    case new
-    /// Paired with this instance before: nothing more to check.
-    case known
-    /// One object for two instances, or two objects for one: the problem's text.
-    case mismatch(String)
-  }
-
   private var modelOf: [ObjectIdentifier: Int] = [:]
   private var paired: Set<Int> = []
 
@@ -273,22 +263,28 @@ struct RMPairing {
   func id(of object: AnyObject) -> Int? { modelOf[ObjectIdentifier(object)] }
 
   /// Pairs `object` with model instance `id`, of model node `node` (`described` in
-  /// messages, e.g. its lifetime).
-  mutating func pair(
-    _ object: AnyObject, with id: Int, node: Int, described: String, _ context: String
-  ) -> Outcome {
+  /// messages, e.g. its lifetime). Returns true when they pair now (the caller goes on to
+  /// the object's dependencies); false when they were paired before, or when one object
+  /// stands for two instances or two objects for one (added to `problems`).
+  mutating func pairsNow(
+    _ object: AnyObject, with id: Int, node: Int, described: String, _ context: String,
+    problems: inout [String]
+  ) -> Bool {
     let key = ObjectIdentifier(object)
     if let known = modelOf[key] {
-      guard known != id else { return .known }
-      return .mismatch(
-        "\(context): one object of node \(node) (\(described)) serves where the model makes"
-          + " two (instances \(known) and \(id))")
+      if known != id {
+        problems.append(
+          "\(context): one object of node \(node) (\(described)) serves where the model makes"
+            + " two (instances \(known) and \(id))")
+      }
+      return false
     }
     guard paired.insert(id).inserted else {
-      return .mismatch(
+      problems.append(
         "\(context): node \(node) (\(described)) must be one instance, got two objects")
+      return false
     }
     modelOf[key] = id
-    return .new
+    return true
   }
 }
