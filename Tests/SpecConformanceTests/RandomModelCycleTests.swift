@@ -769,8 +769,10 @@ struct RMCycleMatcher {
     }
   }
 
-  /// Two threads resolve nodes of one graph at once: both succeed (a loop is detected
-  /// exactly, "on any thread"), and they share the `.perContainer` and `.scoped` instances.
+  /// Two threads resolve nodes of one graph at once: each succeeds (a loop is detected
+  /// exactly, "on any thread"), unless the two wait for each other's cached instances, which
+  /// the SPEC makes a `DIError` ("a loop between tasks is a `DIError`"); no deadlock, no
+  /// other error, and the two share the `.perContainer` and `.scoped` instances.
   @Test(.timeLimit(.minutes(3)))
   func randomLoopsResolvedOnTwoThreadsAtOnceShareCachedInstances() async {
     await rmRunCases(
@@ -1018,6 +1020,10 @@ struct RMCycleMatcher {
       switch result {
       case .success(let node?): roots.append(node)
       case .success(nil): problems.append("\(label): thread \(worker) got nil")
+      case .failure(let error) where rmIsWaitLoop(error):
+        // "A loop between tasks is a `DIError`": each request made a cached instance the
+        // other one's postponed work needs, and neither may take a half-built one.
+        continue
       case .failure(let error):
         problems.append("\(label): thread \(worker) failed: \(rmBrief(error))")
       }
@@ -1064,4 +1070,10 @@ struct RMCycleMatcher {
     }
     return problems
   }
+}
+
+/// Whether `error` is the SPEC's "loop between tasks": two requests each waiting for an
+/// instance the other one is making (a `.cycle` error that says so).
+func rmIsWaitLoop(_ error: DIError) -> Bool {
+  error.code == .cycle && error.description.contains("is being made by another thread's request")
 }
