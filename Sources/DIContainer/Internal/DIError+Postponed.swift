@@ -2,10 +2,11 @@ extension DIError {
   /// `error`, from postponed work about the instance at the end of `path` (the components
   /// under construction from what was asked to that instance, outermost first), with
   /// that path before its own.
-  static func postponed(_ error: DIError, path: [Component.Name]) -> DIError {
+  static func postponed(_ error: DIError, path: PostponedPath) -> DIError {
     var error = error
-    for step in path.reversed() {
+    for (index, step) in path.steps.enumerated().reversed() {
       error.enter(String(describing: step.implementation), component: step.description)
+      if index == 1, path.isElided { error.enter("…", component: nil) }
     }
     return error
   }
@@ -16,15 +17,20 @@ extension DIError {
   /// The path shown goes from what was asked to that earlier place, with the detours
   /// that came back to a component left out, then round the loop to the last one: the
   /// loop named is the one that repeats, not another that the route went round before.
-  static func endlessPostponement(path: [Component.Name]) -> DIError {
-    let names = path.map(\.description)
+  static func endlessPostponement(path: PostponedPath) -> DIError {
+    let steps = path.steps
+    let names = steps.map(\.description)
     guard let last = names.last, let start = names.dropLast().lastIndex(of: last) else {
       return postponed(DIError(.cycle), path: path)
     }
-    let route = withoutDetours(path[..<start], names: names[..<start])
+    let route = withoutDetours(steps[..<start], names: names[..<start])
     let loop = withoutDetours(
-      path[start..<(path.count - 1)], names: names[start..<(path.count - 1)])
-    return postponed(DIError(.cycle), path: route + loop + [path[path.count - 1]])
+      steps[start..<(steps.count - 1)], names: names[start..<(steps.count - 1)])
+    // The route and the loop keep each step once: no longer than the path they come from,
+    // and a gap it had stays after the first step.
+    var shown = PostponedPath(isElided: path.isElided)
+    for step in route + loop + [steps[steps.count - 1]] { shown.append(step) }
+    return postponed(DIError(.cycle), path: shown)
   }
 
   /// `steps` with every stretch that comes back to a step removed, so that each step

@@ -23,7 +23,7 @@ package final class ObjectGraph: Sendable {
     /// The components under construction when it was postponed, outermost first, after
     /// the path of the postponed work that led here: a failure of its postponed work names
     /// the path from what was asked (see ``ResolutionRequest/postponementPath``).
-    let path: [Component.Name]
+    let path: PostponedPath
   }
 
   /// A `.prototype` component postponed its injections when its resolution had built

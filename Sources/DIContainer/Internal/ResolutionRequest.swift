@@ -101,7 +101,7 @@ final class ResolutionRequest: @unchecked Sendable {
   @exclusivity(unchecked) var postponedBy: [ObjectGraph.Postponement] = []
   /// While postponed work runs: the path of the instance it is about, and how many frames
   /// were pushed before it began (see ``postponementPath``).
-  @exclusivity(unchecked) var postponedWork: (path: [Component.Name], frames: Int) = ([], 0)
+  @exclusivity(unchecked) var postponedWork: (path: PostponedPath, frames: Int) = (.init(), 0)
   /// The `.objectGraph` instances of this thread's resolutions whose graphs no object
   /// keeps yet.
   @exclusivity(unchecked) var inlineGraphs = InlineGraphs()
@@ -210,10 +210,11 @@ final class ResolutionRequest: @unchecked Sendable {
   /// the components under construction, outermost first, after the path of the postponed
   /// work that is running, if any (whose frames came before it). So the postponed work of
   /// a postponed work's instance is reached by one path from what was asked.
-  var postponementPath: [Component.Name] {
+  var postponementPath: PostponedPath {
     var path = postponedWork.path
-    for index in postponedWork.frames..<frames.count {
-      path.append(frames[index].owner.takeUnretainedValue().identity)
+    let base = postponedWork.frames
+    path.append(count: frames.count - base) {
+      frames[base + $0].owner.takeUnretainedValue().identity
     }
     return path
   }

@@ -62,10 +62,7 @@ enum TagSet {
   /// The keys under which a component with `services` is also found: each type it
   /// provides under two tags or more, under every combination of those tags.
   static func intersections(of services: ServiceList) -> [ServiceKey] {
-    // Most components have one tag at most: no combination to make.
-    var tagged = 0
-    for service in services where service.tag != nil { tagged += 1 }
-    guard tagged > 1 else { return [] }
+    // Asked only for a component with two tags or more (`Snapshot.init` counts them).
     var tagsByType: [ObjectIdentifier: (type: Any.Type, tags: [Any.Type])] = [:]
     for service in services {
       guard let tag = service.tag else { continue }
