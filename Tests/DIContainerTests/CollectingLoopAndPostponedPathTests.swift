@@ -164,3 +164,36 @@ private final class CLMissing {}
     }
   }
 }
+
+private final class CLNeedsCollector: CLLogger {
+  let collector: CLCollector
+  init(collector: CLCollector) { self.collector = collector }
+}
+
+/// Collects every logger, and is not one.
+private final class CLCollector {
+  let loggers: [any CLLogger]
+  init(loggers: [any CLLogger]) { self.loggers = loggers }
+}
+
+@Suite struct CollectingLoopOrderTests {
+  /// `CLCollector -many-> CLNeedsCollector -plain-> CLCollector`, registered with the
+  /// logger first: the only arc into the logger is the `many` one, so no loop comes back
+  /// to it, but one comes back to the collector.
+  @Test func aLoopThatComesBackOnlyToItsLaterMemberIsReported() throws {
+    let container = DIContainer()
+    container.register(CLNeedsCollector.init).as((any CLLogger).self)
+    container.register { CLCollector(loggers: many($0)) }
+    let graph = container.makeGraph()
+    #expect(graph.findCycles().map { $0.map(\.name) } == [["CLNeedsCollector", "CLCollector"]])
+    let cycles = graph.findProblems().filter { $0.kind == .cycle }
+    #expect(cycles.count == 1)
+    #expect(cycles.first?.message.contains("CLCollector → CLNeedsCollector → CLCollector") == true)
+    do throws(DIError) {
+      let _: CLCollector = try container.tryResolve()
+      Issue.record("a loop of prototypes resolved")
+    } catch {
+      #expect(error.code == .cycle)
+    }
+  }
+}

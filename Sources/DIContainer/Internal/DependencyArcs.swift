@@ -133,12 +133,13 @@ package struct DependencyArcs {
   }
 
   /// The shortest chain of kept arcs from `start` to `end` (at least one arc, so
-  /// `start == end` finds a loop), staying inside `start`'s group, whose last arc is one
-  /// that comes back (not a `many` one, see ``collects``): `[start, …, end]`; `[start]`
-  /// when there is none.
+  /// `start == end` finds a loop), staying inside `start`'s group: `[start, …, end]`;
+  /// `[start]` when there is none. Its last arc comes back to `end` (it is not a `many`
+  /// one, see ``collects``) unless `anyLastArc`: `end` is under construction when it is
+  /// reached, unless the chain only leads to the arc that closes a loop elsewhere.
   func path(
     from start: Int, to end: Int, in components: StronglyConnected,
-    follows: (_ arc: Int, _ source: Int) -> Bool
+    follows: (_ arc: Int, _ source: Int) -> Bool, anyLastArc: Bool = false
   ) -> [Int] {
     let group = components.group[start]
     var parent: [Int: Int] = [:]
@@ -150,7 +151,7 @@ package struct DependencyArcs {
       for arc in starts[node]..<starts[node + 1] where follows(arc, node) {
         let target = targets[arc]
         guard components.group[target] == group else { continue }
-        if target == end, !collects[arc] {
+        if target == end, anyLastArc || !collects[arc] {
           var path = [end, node]
           var step = node
           while step != start, let previous = parent[step] {
@@ -184,7 +185,9 @@ extension DependencyArcs {
         let target = targets[arc]
         guard components.group[target] == components.group[source] else { continue }
         if target == source { return [source, source] }
-        let back = path(from: target, to: source, in: components, follows: follows)
+        // `source` is reached before this arc closes the loop: any arc may lead there.
+        let back = path(
+          from: target, to: source, in: components, follows: follows, anyLastArc: true)
         if back.count > 1 { return back + [target] }
       }
     }
