@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 /// Upcoming language features every target opts into (as swift-log does).
@@ -6,6 +6,11 @@ let strictSettings: [SwiftSetting] = [
   .enableUpcomingFeature("ExistentialAny"),
   .enableUpcomingFeature("MemberImportVisibility"),
 ]
+
+/// The library modules' settings: strict memory safety (SE-0458) makes every unsafe
+/// expression visible as `unsafe`; Scripts/check-unsafe-confined.sh keeps them in the
+/// Unsafe*.swift files.
+let librarySettings: [SwiftSetting] = strictSettings + [.strictMemorySafety()]
 
 let package = Package(
   name: "DIContainer",
@@ -15,10 +20,11 @@ let package = Package(
     .executable(name: "sample-app", targets: ["SampleApp"]),
   ],
   targets: [
-    .target(name: "DIContainer", swiftSettings: strictSettings),
-    .target(name: "DIParts", dependencies: ["DIContainer"], swiftSettings: strictSettings),
+    .target(name: "DIContainer", swiftSettings: librarySettings),
+    .target(name: "DIParts", dependencies: ["DIContainer"], swiftSettings: librarySettings),
     .target(
-      name: "DIFrameworks", dependencies: ["DIContainer", "DIParts"], swiftSettings: strictSettings),
+      name: "DIFrameworks", dependencies: ["DIContainer", "DIParts"],
+      swiftSettings: librarySettings),
     // Tests are written as users write, the SPEC's snippets included (`[Animal]`, not
     // `[any Animal]`), so they do not opt into the library's stricter features.
     .testTarget(name: "DIContainerTests", dependencies: ["DIContainer"]),

@@ -21,7 +21,7 @@ public final class DIContainer: Sendable {
   let ownerScopes = AssociatedStorage()
   /// The current snapshot, unretained (the registry keeps it); nil after a registration
   /// changes, until the next request publishes a new one.
-  private let published = Atomic<Unmanaged<Snapshot>?>(nil)
+  private let published = SnapshotPublication()
   /// The container whose registrations this one falls back on, if it is a child.
   let parent: DIContainer?
   /// The request scopes this container opened that are still open, for ``shutdown()``.
@@ -83,22 +83,21 @@ public final class DIContainer: Sendable {
 
   /// The published snapshot, published now if there is none.
   @inline(__always)
-  var publishedSnapshot: Unmanaged<Snapshot> {
-    if let published = published.load(ordering: .acquiring) { return published }
-    return .passUnretained(snapshot)
+  var publishedSnapshot: Unretained<Snapshot> {
+    published.snapshot { snapshot }
   }
 
   /// The published snapshot, if there is one now.
   @inline(__always)
-  var currentlyPublished: Unmanaged<Snapshot>? {
-    published.load(ordering: .sequentiallyConsistent)
+  var currentlyPublished: Unretained<Snapshot>? {
+    published.current
   }
 
   /// The current snapshot, compiled and published now if the registrations changed; and
   /// the replaced snapshots that no request reads any more, for the caller to release
   /// after the lock.
   private func currentSnapshot(_ registry: inout Registry) -> (Snapshot, [Snapshot]) {
-    if let current = registry.current, published.load(ordering: .acquiring) != nil {
+    if let current = registry.current, published.isPublished {
       return (current, [])
     }
     // A child reads its parent's snapshot under its own lock (never the other way round:
@@ -114,7 +113,7 @@ public final class DIContainer: Sendable {
         parent: parent.map { Snapshot.Level(container: $0, snapshot: parentSnapshot!) })
     if let replaced = registry.current { registry.retired.append(replaced) }
     registry.current = snapshot
-    published.store(.passUnretained(snapshot), ordering: .sequentiallyConsistent)
+    published.publish(snapshot)
     return (snapshot, Self.reclaimSnapshots(&registry.retired))
   }
 
@@ -127,7 +126,7 @@ public final class DIContainer: Sendable {
     }
     var freed: [Snapshot] = []
     retired.removeAll { snapshot in
-      let bits = UInt(bitPattern: Unmanaged.passUnretained(snapshot).toOpaque())
+      let bits = Unretained(snapshot).address
       guard !read.contains(bits) else { return false }
       freed.append(snapshot)
       return true
@@ -140,7 +139,7 @@ public final class DIContainer: Sendable {
   func edit<Result: Sendable>(_ change: (inout Registry) -> Result) -> Result {
     let (result, children) = registry.withLock { registry in
       let result = change(&registry)
-      published.store(nil, ordering: .releasing)
+      published.withdraw()
       return (result, registry.children.isEmpty ? [] : registry.children.compactMap(\.object))
     }
     for case let child as DIContainer in children { child.retireSnapshot() }

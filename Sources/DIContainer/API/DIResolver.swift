@@ -123,8 +123,8 @@ package func trappingResolution<T>(
   file: StaticString, line: UInt, _ body: () throws(DIError) -> T
 ) -> T {
   let request = ResolutionRequest.current
-  request.pendingSite = CallSite(file: file, line: line)
-  defer { request.pendingSite = nil }
+  request.state.pendingSite = CallSite(file: file, line: line)
+  defer { request.state.pendingSite = nil }
   do throws(DIError) {
     return try body()
   } catch {

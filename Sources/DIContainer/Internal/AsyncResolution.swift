@@ -145,10 +145,10 @@ extension DIContainer {
   ) throws(DIError) -> Value {
     guard let prepared else { return try body() }
     let request = ResolutionRequest.current
-    let outer = request.prepared
+    let outer = request.state.prepared
     prepared.rewind()
-    request.prepared = prepared
-    defer { request.prepared = outer }
+    request.state.prepared = prepared
+    defer { request.state.prepared = outer }
     return try body()
   }
 

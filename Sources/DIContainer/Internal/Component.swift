@@ -42,10 +42,10 @@ final class Component: Sendable {
   let onClean: CleanHook?
   let storage: InstanceStorage
   /// The cell of `storage`, unretained (`storage` keeps it), for the hot path.
-  let cell: Unmanaged<InstanceCell>?
+  let cell: Unretained<InstanceCell>?
   /// The key of a `.scoped` component in every request scope, unretained (`storage`
   /// keeps it), for the hot path: reading its identity copies no reference.
-  private let requestScopedKey: Unmanaged<RequestScopedKey>?
+  private let requestScopedKey: Unretained<RequestScopedKey>?
   /// The container that registered it: the one that makes its cached instances, also
   /// when a child container asks (see ``DIContainer/init(parent:)``).
   let owner: ObjectIdentifier
@@ -94,9 +94,9 @@ final class Component: Sendable {
     } else {
       isPlainPrototype = false
     }
-    if case .cell(let cell) = storage { self.cell = .passUnretained(cell) } else { cell = nil }
+    if case .cell(let cell) = storage { self.cell = Unretained(cell) } else { cell = nil }
     if case .requestScoped(let key) = storage {
-      requestScopedKey = .passUnretained(key)
+      requestScopedKey = Unretained(key)
     } else {
       requestScopedKey = nil
     }
@@ -143,7 +143,7 @@ final class Component: Sendable {
 
   /// The identity of a `.scoped` component's key in every request scope.
   var requestScopedID: ObjectIdentifier? {
-    requestScopedKey.map { ObjectIdentifier($0.takeUnretainedValue()) }
+    requestScopedKey?.identity
   }
 
   /// The types of its `arg` parameters, in the order they take runtime arguments: the

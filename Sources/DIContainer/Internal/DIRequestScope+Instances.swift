@@ -56,9 +56,7 @@ extension DIRequestScope {
   /// usual first request), whose token ``instance(of:for:claimed:_:)`` then takes.
   func keptObjectOrClaim(for key: ObjectIdentifier, by request: ObjectIdentifier) -> FirstLook {
     state.withLock { state in
-      if let kept = state.instances.withSlot(
-        for: key, { UnsafeExactCast.object(in: $0.pointer(to: \.value)!) })
-      {
+      if let kept = state.instances.keptObject(for: key) {
         return kept.map(FirstLook.kept) ?? .undecided
       }
       guard state.refusal == nil, state.making(key) == nil else { return .undecided }

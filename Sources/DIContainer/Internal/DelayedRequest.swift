@@ -266,7 +266,7 @@ extension DelayedModifier {
 
   /// A delayed value that takes its runtime arguments at `value(…)` cannot also keep those
   /// of `resolve(args:)`: asked for with arguments, it is an error, not a silent drop.
-  private static func checkArguments(in context: DIResolutionContext) throws(DIError) {
+  private static func checkArguments(in context: borrowing DIResolutionContext) throws(DIError) {
     guard argumentTypes != nil, context.depth == 0, context.arguments != nil else { return }
     throw DIError(.argumentsToDelayedValue(delayed: delayedName), requestedName: delayedName)
   }

@@ -109,7 +109,7 @@ struct NotRegisteredHints {
   /// The instance `component`'s cell holds now, if any.
   private static func madeInstance(of component: Component) -> Any? {
     guard let cell = component.cell else { return nil }
-    return cell._withUnsafeGuaranteedRef { $0.current?.value }
+    return cell.borrow { $0.current?.value }
   }
 
   /// `the tag Indoor`, `the tags Indoor, Outdoor`.

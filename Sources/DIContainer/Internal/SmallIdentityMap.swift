@@ -6,12 +6,12 @@
 /// allocates once. Past ``indexedCount`` entries a dictionary indexes them, so a map with
 /// many entries stays linear in their number.
 struct SmallIdentityMap<Slot> {
-  private struct Entry {
+  struct Entry {
     let key: ObjectIdentifier
     var slot: Slot
   }
 
-  private var entries: [Entry] = []
+  private(set) var entries: [Entry] = []
   /// The position of each key, once there are more than ``indexedCount`` of them.
   private var positions: [ObjectIdentifier: Int]?
 
@@ -26,18 +26,6 @@ struct SmallIdentityMap<Slot> {
   subscript(key: ObjectIdentifier) -> Slot? {
     guard let position = position(of: key) else { return nil }
     return entries[position].slot
-  }
-
-  /// What `body` reads of the slot of `key`, in place (a subscript copies it out); nil
-  /// when `key` has none.
-  @inline(__always)
-  func withSlot<Result>(
-    for key: ObjectIdentifier, _ body: (UnsafePointer<Slot>) -> Result
-  ) -> Result? {
-    guard let position = position(of: key) else { return nil }
-    return entries.withUnsafeBufferPointer { entries in
-      body((entries.baseAddress! + position).pointer(to: \.slot)!)
-    }
   }
 
   /// Makes `slot` the slot of `key`.
@@ -84,7 +72,7 @@ struct SmallIdentityMap<Slot> {
   }
 
   @inline(__always)
-  private func position(of key: ObjectIdentifier) -> Int? {
+  func position(of key: ObjectIdentifier) -> Int? {
     if let positions { return positions[key] }
     // An index loop reads each key in place; `firstIndex(where:)` copied every entry.
     var position = 0

@@ -91,7 +91,7 @@ final class Snapshot: Sendable {
       let services = component.services
       var tags = 0
       for service in services {
-        provisions.append((service, .passUnretained(component)))
+        provisions.append((service, Unretained(component)))
         if service.tag != nil {
           tagged.append((ServiceKey(service.type), component))
           tags += 1
@@ -101,7 +101,7 @@ final class Snapshot: Sendable {
       // for all of them, see `TagSet`); `many` of the plain type has it already.
       guard tags > 1 else { continue }
       for key in TagSet.intersections(of: services) {
-        provisions.append((key, .passUnretained(component)))
+        provisions.append((key, Unretained(component)))
       }
     }
     table = ServiceTable(provisions)

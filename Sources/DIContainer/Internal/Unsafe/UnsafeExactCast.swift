@@ -17,7 +17,7 @@ enum UnsafeExactCast {
   static func value<Value, T, Failure: Error>(
     _ value: Value, as type: T.Type, otherwise: () throws(Failure) -> T
   ) throws(Failure) -> T {
-    if Value.self == T.self { return unsafeBitCast(value, to: T.self) }
+    if Value.self == T.self { return unsafe unsafeBitCast(value, to: T.self) }
     return try otherwise()
   }
 
@@ -66,23 +66,24 @@ enum UnsafeExactCast {
       return try checkedCast(object, to: T.self, else: failure)
     }
     let objectClass = ObjectIdentifier(Swift.type(of: object))
-    if let witnessTable = serviceCast.witnessTable(of: objectClass) {
-      return unsafeBitCast(
+    if let witnessTable = unsafe serviceCast.witnessTable(of: objectClass) {
+      return unsafe unsafeBitCast(
         ClassExistential(object: object, witnessTable: witnessTable), to: T.self)
     }
     var typed = try checkedCast(object, to: T.self, else: failure)
-    let witnessTable = withUnsafeBytes(of: &typed) {
-      $0.load(fromByteOffset: MemoryLayout<UInt>.size, as: UnsafeRawPointer.self)
+    let witnessTable = unsafe withUnsafeBytes(of: &typed) {
+      unsafe $0.load(fromByteOffset: MemoryLayout<UInt>.size, as: UnsafeRawPointer.self)
     }
     // A conformance isolated to a global actor casts only on that actor: each request asks
     // the runtime, which checks where it runs.
-    if !TypeMetadataKind.isIsolatedConformance(witnessTable: witnessTable) {
-      serviceCast.record(witnessTable, of: objectClass)
+    if unsafe !TypeMetadataKind.isIsolatedConformance(witnessTable: witnessTable) {
+      unsafe serviceCast.record(witnessTable, of: objectClass)
     }
     return typed
   }
 
   /// The layout of a value of an existential of one class-bound protocol.
+  @safe
   private struct ClassExistential {
     let object: AnyObject
     let witnessTable: UnsafeRawPointer
@@ -101,10 +102,10 @@ enum UnsafeExactCast {
   static func cast<T, Failure: Error>(
     any slot: inout Any, to type: T.Type, else failure: () -> Failure
   ) throws(Failure) -> T {
-    guard holds(&slot, madeFrom: T.self) else {
+    guard unsafe holds(&slot, madeFrom: T.self) else {
       return try checkedCast(slot, to: T.self, else: failure)
     }
-    return move(&slot, as: T.self)
+    return unsafe move(&slot, as: T.self)
   }
 
   /// `slot` as a `T`, as ``cast(any:to:else:)`` casts it, except that an object of
@@ -115,7 +116,7 @@ enum UnsafeExactCast {
     any slot: inout Any, to type: T.Type, serviceCast: () -> ServiceCast?,
     else failure: () -> Failure
   ) throws(Failure) -> T {
-    guard !holds(&slot, madeFrom: T.self), let object = object(in: &slot) else {
+    guard unsafe !holds(&slot, madeFrom: T.self), let object = unsafe object(in: &slot) else {
       return try cast(any: &slot, to: T.self, else: failure)
     }
     return try cast(object, to: T.self, through: serviceCast(), else: failure)
@@ -150,12 +151,13 @@ enum UnsafeExactCast {
   /// from (its last word) is a class, the first word is the reference, copied out (one
   /// reference counted); nil for any other value, which is left alone.
   static func object(in slot: UnsafePointer<Any>) -> AnyObject? {
-    let raw = UnsafeRawPointer(slot)
-    let storedType = raw.load(
+    let raw = unsafe UnsafeRawPointer(slot)
+    let storedType = unsafe raw.load(
       fromByteOffset: 3 * MemoryLayout<UInt>.size, as: UnsafeRawPointer.self)
-    guard case .classType = TypeMetadataKind(of: unsafeBitCast(storedType, to: Any.Type.self))
+    guard
+      case .classType = unsafe TypeMetadataKind(of: unsafeBitCast(storedType, to: Any.Type.self))
     else { return nil }
-    return raw.load(as: AnyObject.self)
+    return unsafe raw.load(as: AnyObject.self)
   }
 
   /// Whether `slot` holds a class reference of type `T`: `T` is a class and the `Any` was
@@ -165,9 +167,9 @@ enum UnsafeExactCast {
     -> Bool
   {
     guard case .classType = TypeMetadataKind(of: T.self) else { return false }
-    let storedType = UnsafeRawPointer(slot).load(
+    let storedType = unsafe UnsafeRawPointer(slot).load(
       fromByteOffset: 3 * MemoryLayout<UInt>.size, as: UnsafeRawPointer.self)
-    return storedType == unsafeBitCast(T.self as Any.Type, to: UnsafeRawPointer.self)
+    return unsafe storedType == unsafeBitCast(T.self as Any.Type, to: UnsafeRawPointer.self)
   }
 
   /// The reference in `slot`, as a `T`, the type `slot` was made from (see
@@ -177,9 +179,9 @@ enum UnsafeExactCast {
   @inlinable @inline(__always)
   static func move<T>(_ slot: UnsafeMutablePointer<Any>, as type: T.Type) -> T {
     let raw = UnsafeMutableRawPointer(slot)
-    let value = raw.bindMemory(to: T.self, capacity: 1).move()
+    let value = unsafe raw.bindMemory(to: T.self, capacity: 1).move()
     // What is left is the buffer's other words and the type: nothing to destroy.
-    raw.bindMemory(to: Any.self, capacity: 1).initialize(to: ())
+    unsafe raw.bindMemory(to: Any.self, capacity: 1).initialize(to: ())
     return value
   }
 
@@ -209,7 +211,7 @@ enum UnsafeExactCast {
   @inlinable @inline(__always)
   static func object<Value>(of value: Value) -> AnyObject? {
     guard case .classType = TypeMetadataKind(of: Value.self) else { return nil }
-    return unsafeBitCast(value, to: AnyObject.self)
+    return unsafe unsafeBitCast(value, to: AnyObject.self)
   }
 
   /// `object` as a `T`: reinterpreted when its class is exactly `T` (a class reference is
@@ -227,7 +229,7 @@ enum UnsafeExactCast {
     // through `T`'s value witnesses and count a reference, and the original would count
     // it back. `T` is the object's class: its values are one reference, as `AnyObject?`'s.
     var slot: AnyObject? = consume object
-    return move(&slot, as: T.self)
+    return unsafe move(&slot, as: T.self)
   }
 
   /// The reference in `slot`, as a `T`, which is its class; `slot` is left nil.
@@ -239,8 +241,21 @@ enum UnsafeExactCast {
   @usableFromInline @inline(__always)
   static func move<T>(_ slot: UnsafeMutablePointer<AnyObject?>, as type: T.Type) -> T {
     let raw = UnsafeMutableRawPointer(slot)
-    let value = raw.bindMemory(to: T.self, capacity: 1).move()
-    raw.bindMemory(to: AnyObject?.self, capacity: 1).initialize(to: nil)
+    let value = unsafe raw.bindMemory(to: T.self, capacity: 1).move()
+    unsafe raw.bindMemory(to: AnyObject?.self, capacity: 1).initialize(to: nil)
     return value
+  }
+}
+
+extension SmallIdentityMap where Slot == Instance {
+  /// The class instance the slot of `key` keeps, read in place with nothing copied but the
+  /// reference; `.some(nil)` when its value is no class instance, nil when `key` has none.
+  @inline(__always)
+  func keptObject(for key: ObjectIdentifier) -> AnyObject?? {
+    guard let position = position(of: key) else { return nil }
+    return unsafe entries.withUnsafeBufferPointer { entries in
+      unsafe UnsafeExactCast.object(
+        in: (entries.baseAddress! + position).pointer(to: \.slot)!.pointer(to: \.value)!)
+    }
   }
 }

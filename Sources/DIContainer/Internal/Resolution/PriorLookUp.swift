@@ -4,14 +4,22 @@
 @usableFromInline
 struct PriorLookUp {
   /// The calling thread's request, once looked up.
-  var request: Unmanaged<ResolutionRequest>?
-  /// The only candidate, valid for a context whose snapshot access
-  /// ``UnsafeSnapshotAccess/continuesAnnouncement``.
-  var single: Unmanaged<Component>?
+  var request: Unretained<ResolutionRequest>?
+  /// The only candidate: alive only while the thread's announcement has not moved since
+  /// the look-up, so a context reads it through ``candidate(for:)``.
+  var single: Unretained<Component>?
 
   /// Nothing looked up yet.
   @usableFromInline
   init() {}
+
+  /// The only candidate, if the look-up found one and `handle`'s snapshot access continues
+  /// the announcement the look-up read it under (else it may have been freed since).
+  @inline(__always)
+  func candidate(for handle: borrowing RequestHandle) -> Unretained<Component>? {
+    guard let single, handle.continuesAnnouncement else { return nil }
+    return single
+  }
 }
 
 extension DIContainer {
@@ -21,13 +29,13 @@ extension DIContainer {
   @usableFromInline
   func publishedObject(of type: Any.Type, found: inout PriorLookUp) -> AnyObject? {
     let request = ResolutionRequest.currentReference
-    let object = request._withUnsafeGuaranteedRef { (request) -> AnyObject? in
+    let object = request.borrow { (request) -> AnyObject? in
       guard
         let single = UnsafeSnapshotAccess.lookUpWithoutContext(
           ServiceKey(type), in: self, for: request)
       else { return nil }
-      if let cell = single._withUnsafeGuaranteedRef({ $0.cell }),
-        let object = cell._withUnsafeGuaranteedRef({ $0.publishedObject(for: request) })
+      if let cell = single.borrow(\.cell),
+        let object = cell.borrow({ $0.publishedObject(for: request) })
       {
         return object
       }

@@ -22,6 +22,7 @@ final class ServiceCast: Sendable {
   private let learned = Atomic<UInt>(0)
 
   /// A class and its witness table for ``service``.
+  @safe
   private struct Learned {
     let objectClass: ObjectIdentifier
     let witnessTable: UnsafeRawPointer
@@ -36,19 +37,21 @@ final class ServiceCast: Sendable {
   }
 
   deinit {
-    guard let pair = UnsafeMutablePointer<Learned>(bitPattern: learned.load(ordering: .acquiring))
+    guard
+      let pair = unsafe UnsafeMutablePointer<Learned>(
+        bitPattern: learned.load(ordering: .acquiring))
     else { return }
-    pair.deinitialize(count: 1)
-    pair.deallocate()
+    unsafe pair.deinitialize(count: 1)
+    unsafe pair.deallocate()
   }
 
   /// The witness table of `objectClass` for the service, when a request recorded it.
   @inline(__always)
   func witnessTable(of objectClass: ObjectIdentifier) -> UnsafeRawPointer? {
-    guard let pair = UnsafePointer<Learned>(bitPattern: learned.load(ordering: .acquiring)),
-      pair.pointee.objectClass == objectClass
+    guard let pair = unsafe UnsafePointer<Learned>(bitPattern: learned.load(ordering: .acquiring)),
+      unsafe pair.pointee.objectClass == objectClass
     else { return nil }
-    return pair.pointee.witnessTable
+    return unsafe pair.pointee.witnessTable
   }
 
   /// Records `witnessTable`, which the runtime found for an object of `objectClass`,
@@ -56,12 +59,12 @@ final class ServiceCast: Sendable {
   func record(_ witnessTable: UnsafeRawPointer, of objectClass: ObjectIdentifier) {
     guard learned.load(ordering: .relaxed) == 0 else { return }
     let pair = UnsafeMutablePointer<Learned>.allocate(capacity: 1)
-    pair.initialize(to: Learned(objectClass: objectClass, witnessTable: witnessTable))
+    unsafe pair.initialize(to: Learned(objectClass: objectClass, witnessTable: witnessTable))
     let (recorded, _) = learned.compareExchange(
       expected: 0, desired: UInt(bitPattern: pair), ordering: .releasing)
     guard !recorded else { return }
     // Another request recorded first.
-    pair.deinitialize(count: 1)
-    pair.deallocate()
+    unsafe pair.deinitialize(count: 1)
+    unsafe pair.deallocate()
   }
 }

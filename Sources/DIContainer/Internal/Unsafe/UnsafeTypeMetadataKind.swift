@@ -20,8 +20,8 @@ enum TypeMetadataKind: Equatable {
   @inlinable
   init(of type: Any.Type) {
     // A metatype value is the address of the type's metadata.
-    let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
-    switch metadata.load(as: UInt.self) {
+    let metadata = unsafe unsafeBitCast(type, to: UnsafeRawPointer.self)
+    switch unsafe metadata.load(as: UInt.self) {
     case 0x301...0x304, 0x306, 0x307:
       // Tuple, function, existential, metatype, existential metatype, extended existential.
       self = .structural
@@ -34,7 +34,7 @@ enum TypeMetadataKind: Equatable {
         // bytes each), alignment mask and a reserved field (2 each), class size and class
         // address point (4 each), then the descriptor.
         let offset = 2 * MemoryLayout<UInt>.size + 24
-        self = .classType(declaration: metadata.load(fromByteOffset: offset, as: UInt.self))
+        self = unsafe .classType(declaration: metadata.load(fromByteOffset: offset, as: UInt.self))
       #endif
     default:
       self = .other
@@ -52,9 +52,9 @@ extension TypeMetadataKind {
   /// existential, and whose other bits mark a superclass constraint or a special protocol.
   /// Exactly 1 is one witness table and nothing else.
   static func isClassExistentialOfOneProtocol(_ type: Any.Type) -> Bool {
-    let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
-    guard metadata.load(as: UInt.self) == 0x303 else { return false }
-    return metadata.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt32.self) == 1
+    let metadata = unsafe unsafeBitCast(type, to: UnsafeRawPointer.self)
+    guard unsafe metadata.load(as: UInt.self) == 0x303 else { return false }
+    return unsafe metadata.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt32.self) == 1
   }
 
   /// Whether the conformance whose witness table is `witnessTable` is isolated to a global
@@ -64,8 +64,9 @@ extension TypeMetadataKind {
   /// after three 32-bit relative pointers (the protocol, the type, the witness table
   /// pattern), its flags, whose bit 19 marks a global actor isolation.
   static func isIsolatedConformance(witnessTable: UnsafeRawPointer) -> Bool {
-    let descriptor = witnessTable.load(as: UnsafeRawPointer.self)
-    let flags = descriptor.load(fromByteOffset: 3 * MemoryLayout<Int32>.size, as: UInt32.self)
+    let descriptor = unsafe witnessTable.load(as: UnsafeRawPointer.self)
+    let flags = unsafe descriptor.load(
+      fromByteOffset: 3 * MemoryLayout<Int32>.size, as: UInt32.self)
     return flags & (1 << 19) != 0
   }
 }

@@ -31,6 +31,7 @@ enum ModifierCache {
   }
 
   /// The table, of `1 << bits` slots: the process's one, and small ones in tests.
+  @safe
   final class Table: @unchecked Sendable {
     /// The metadata address of each slot's type, 0 while the slot is free; written once.
     private let keys: UnsafeMutablePointer<Atomic<UInt>>
@@ -46,11 +47,11 @@ enum ModifierCache {
     /// An empty table of `1 << bits` slots (at least 4).
     init(bits: UInt) {
       let count = 1 << Int(bits)
-      keys = .allocate(capacity: count)
-      answers = .allocate(capacity: count)
+      unsafe keys = .allocate(capacity: count)
+      unsafe answers = .allocate(capacity: count)
       for slot in 0..<count {
-        (keys + slot).initialize(to: Atomic(0))
-        (answers + slot).initialize(to: Atomic(0))
+        unsafe (keys + slot).initialize(to: Atomic(0))
+        unsafe (answers + slot).initialize(to: Atomic(0))
       }
       mask = count - 1
       shift = 64 - bits
@@ -65,12 +66,14 @@ enum ModifierCache {
       let key = UInt(bitPattern: ObjectIdentifier(type))
       var slot = ServiceTable.Slots.slot(of: ServiceKey(type), shift: shift)
       while true {
-        switch keys[slot].load(ordering: .acquiring) {
+        switch unsafe keys[slot].load(ordering: .acquiring) {
         case key:
-          let answer = answers[slot].load(ordering: .acquiring)
+          let answer = unsafe answers[slot].load(ordering: .acquiring)
           // Taken, not published yet: the runtime answers this once more.
-          guard let address = UnsafeRawPointer(bitPattern: answer) else { return Self.ask(type) }
-          return Unmanaged<Answer>.fromOpaque(address)._withUnsafeGuaranteedRef(\.modifier)
+          guard let address = unsafe UnsafeRawPointer(bitPattern: answer) else {
+            return Self.ask(type)
+          }
+          return unsafe Unmanaged<Answer>.fromOpaque(address)._withUnsafeGuaranteedRef(\.modifier)
         case 0:
           return add(type, key: key, from: slot)
         default:
@@ -88,11 +91,11 @@ enum ModifierCache {
       guard added.add(1, ordering: .relaxed).newValue <= limit else { return modifier }
       var slot = slot
       while true {
-        let (taken, found) = keys[slot].compareExchange(
+        let (taken, found) = unsafe keys[slot].compareExchange(
           expected: 0, desired: key, ordering: .acquiringAndReleasing)
         if taken {
-          let answer = Unmanaged.passRetained(Answer(modifier)).toOpaque()
-          answers[slot].store(UInt(bitPattern: answer), ordering: .releasing)
+          let answer = unsafe Unmanaged.passRetained(Answer(modifier)).toOpaque()
+          unsafe answers[slot].store(UInt(bitPattern: answer), ordering: .releasing)
           return modifier
         }
         if found == key { return modifier }

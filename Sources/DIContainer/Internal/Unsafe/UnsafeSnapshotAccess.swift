@@ -16,8 +16,9 @@ import Synchronization
 /// one replaced snapshot from being freed, until its next request. A request nested in
 /// another one on the same thread (a `resolve()` from inside a factory) retains its
 /// snapshot instead: the slot is taken.
+@safe
 struct UnsafeSnapshotAccess {
-  private let reference: Unmanaged<Snapshot>
+  private let reference: Unretained<Snapshot>
   private let isRetained: Bool
   /// Whether this access reads the snapshot the thread had announced before it began,
   /// with no new announcement: what the thread looked up in that snapshot before (see
@@ -28,9 +29,10 @@ struct UnsafeSnapshotAccess {
   /// thread's request.
   @inline(__always)
   static func begin(_ container: DIContainer, for request: ResolutionRequest) -> Self {
-    guard request.contexts == 0 else {
+    guard request.state.contexts == 0 else {
       return Self(
-        reference: .passRetained(container.snapshot), isRetained: true,
+        reference: unsafe Unretained(Unmanaged.passRetained(container.snapshot)),
+        isRetained: true,
         continuesAnnouncement: false)
     }
     if let announced = announcedSnapshot(of: container, for: request) {
@@ -45,9 +47,9 @@ struct UnsafeSnapshotAccess {
   @inline(__always)
   private static func announcedSnapshot(
     of container: DIContainer, for request: ResolutionRequest
-  ) -> Unmanaged<Snapshot>? {
+  ) -> Unretained<Snapshot>? {
     guard let published = container.currentlyPublished,
-      request.hazard.load(ordering: .relaxed) == UInt(bitPattern: published.toOpaque())
+      request.hazard.load(ordering: .relaxed) == published.address
     else { return nil }
     return published
   }
@@ -56,11 +58,11 @@ struct UnsafeSnapshotAccess {
   private static func announce(_ container: DIContainer, for request: ResolutionRequest) -> Self {
     while true {
       let candidate = container.publishedSnapshot
-      let bits = UInt(bitPattern: candidate.toOpaque())
+      let bits = candidate.address
       request.hazard.store(bits, ordering: .sequentiallyConsistent)
       // Still published after the announcement: a container that replaces it from now on
       // sees the slot and keeps it.
-      if container.currentlyPublished?.toOpaque() == candidate.toOpaque() {
+      if container.currentlyPublished?.address == candidate.address {
         return Self(reference: candidate, isRetained: false, continuesAnnouncement: false)
       }
     }
@@ -76,10 +78,11 @@ struct UnsafeSnapshotAccess {
   @inline(__always)
   static func lookUpWithoutContext(
     _ key: ServiceKey, in container: DIContainer, for request: ResolutionRequest
-  ) -> Unmanaged<Component>? {
-    guard request.contexts == 0, let announced = announcedSnapshot(of: container, for: request)
+  ) -> Unretained<Component>? {
+    guard request.state.contexts == 0,
+      let announced = announcedSnapshot(of: container, for: request)
     else { return nil }
-    return announced._withUnsafeGuaranteedRef { snapshot -> Unmanaged<Component>? in
+    return announced.borrow { snapshot -> Unretained<Component>? in
       let table = snapshot.table.slots
       guard let index = table.index(of: key) else { return nil }
       return table.single(at: index)
@@ -90,15 +93,15 @@ struct UnsafeSnapshotAccess {
   /// documentation).
   @inline(__always)
   func end() {
-    if isRetained { reference.release() }
+    if isRetained { unsafe reference.unmanaged.release() }
   }
 
   /// Runs `body` with the snapshot.
   @inline(__always)
   func withSnapshot<Result>(_ body: (Snapshot) -> Result) -> Result {
-    reference._withUnsafeGuaranteedRef(body)
+    reference.borrow(body)
   }
 
   /// The snapshot, retained by the caller.
-  var snapshot: Snapshot { reference.takeUnretainedValue() }
+  var snapshot: Snapshot { reference.object }
 }

@@ -23,10 +23,10 @@ package struct Locked<Value>: @unchecked Sendable {
   private final class Storage: ManagedBuffer<Value, LockPrimitives> {
     // `ManagedBuffer` destroys the header (the value) itself; the primitives are ours.
     deinit {
-      withUnsafeMutablePointerToElements { primitives in
-        pthread_cond_destroy(&primitives.pointee.condition)
-        pthread_mutex_destroy(&primitives.pointee.parking)
-        primitives.deinitialize(count: 1)
+      unsafe withUnsafeMutablePointerToElements { primitives in
+        unsafe pthread_cond_destroy(&primitives.pointee.condition)
+        unsafe pthread_mutex_destroy(&primitives.pointee.parking)
+        unsafe primitives.deinitialize(count: 1)
       }
     }
   }
@@ -35,12 +35,12 @@ package struct Locked<Value>: @unchecked Sendable {
 
   /// Guards `value`.
   package init(_ value: Value) {
-    storage = unsafeDowncast(
+    storage = unsafe unsafeDowncast(
       Storage.create(minimumCapacity: 1) { _ in value }, to: Storage.self)
-    storage.withUnsafeMutablePointerToElements { primitives in
-      primitives.initialize(to: LockPrimitives())
-      pthread_mutex_init(&primitives.pointee.parking, nil)
-      pthread_cond_init(&primitives.pointee.condition, nil)
+    unsafe storage.withUnsafeMutablePointerToElements { primitives in
+      unsafe primitives.initialize(to: LockPrimitives())
+      unsafe pthread_mutex_init(&primitives.pointee.parking, nil)
+      unsafe pthread_cond_init(&primitives.pointee.condition, nil)
     }
   }
 
@@ -49,10 +49,10 @@ package struct Locked<Value>: @unchecked Sendable {
   package func withLock<Result, Failure: Error>(
     _ body: (inout Value) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    try storage.withUnsafeMutablePointers { (value, primitives) throws(Failure) -> Result in
-      primitives.lock()
-      defer { primitives.unlock() }
-      return try body(&value.pointee)
+    unsafe try storage.withUnsafeMutablePointers { (value, primitives) throws(Failure) -> Result in
+      unsafe primitives.lock()
+      defer { unsafe primitives.unlock() }
+      return unsafe try body(&value.pointee)
     }
   }
 
@@ -61,10 +61,10 @@ package struct Locked<Value>: @unchecked Sendable {
   package func withLockWaiting<Result, Failure: Error>(
     _ body: (inout Value, Waiter) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    try storage.withUnsafeMutablePointers { (value, primitives) throws(Failure) -> Result in
-      primitives.lock()
-      defer { primitives.unlock() }
-      return try body(&value.pointee, Waiter(primitives: primitives))
+    unsafe try storage.withUnsafeMutablePointers { (value, primitives) throws(Failure) -> Result in
+      unsafe primitives.lock()
+      defer { unsafe primitives.unlock() }
+      return unsafe try body(&value.pointee, Waiter(primitives: primitives))
     }
   }
 
@@ -80,17 +80,19 @@ package struct Locked<Value>: @unchecked Sendable {
   /// Wakes every thread waiting in ``withLockWaiting(_:)``; call it after changing the
   /// value.
   package func broadcast() {
-    storage.withUnsafeMutablePointerToElements { primitives in primitives.broadcast() }
+    unsafe storage.withUnsafeMutablePointerToElements { primitives in unsafe primitives.broadcast()
+    }
   }
 
   /// Waits, inside ``Locked/withLockWaiting(_:)``, for a ``Locked/broadcast()``.
+  @safe
   package struct Waiter {
     fileprivate let primitives: UnsafeMutablePointer<LockPrimitives>
 
     /// Releases the lock until the next broadcast, then takes it again: check the value
     /// again afterwards.
     package func wait() {
-      primitives.waitForBroadcast()
+      unsafe primitives.waitForBroadcast()
     }
   }
 }
@@ -100,6 +102,7 @@ package struct Locked<Value>: @unchecked Sendable {
 ///
 /// Not nested in the generic `Locked`: a nested type would be generic too, and its metadata
 /// looked up at every new lock.
+@safe
 private struct LockPrimitives: ~Copyable {
   /// 0: free; 1: held; 2: held, and a thread may be parked waiting for it.
   let state = Atomic<UInt32>(0)
@@ -108,7 +111,7 @@ private struct LockPrimitives: ~Copyable {
   let broadcasts = Atomic<UInt32>(0)
   /// Guards parking: a thread checks the lock word and parks holding it, and a thread
   /// wakes the parked ones holding it, so no wake-up is lost between the two.
-  var parking = pthread_mutex_t()
+  var parking = unsafe pthread_mutex_t()
   /// Where threads wait for the lock, and for a broadcast.
   var condition = pthread_cond_t()
 }
@@ -116,66 +119,66 @@ private struct LockPrimitives: ~Copyable {
 extension UnsafeMutablePointer where Pointee == LockPrimitives {
   @inline(__always)
   fileprivate func lock() {
-    if !tryLock() { lockContended() }
+    if unsafe !tryLock() { unsafe lockContended() }
   }
 
   /// Takes the lock if it is free, marked held with nobody parked.
   @inline(__always)
   private func tryLock() -> Bool {
-    pointee.state.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+    unsafe pointee.state.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
   }
 
   @inline(__always)
   fileprivate func unlock() {
-    if pointee.state.exchange(0, ordering: .releasing) == 2 { wakeParked() }
+    if unsafe pointee.state.exchange(0, ordering: .releasing) == 2 { unsafe wakeParked() }
   }
 
   /// Takes the lock another thread holds: spins a little (a holder lets go within a few
   /// hundred instructions), then parks until the holder lets go.
   @inline(never)
   private func lockContended() {
-    for _ in 0..<64 where pointee.state.load(ordering: .relaxed) == 0 {
-      if tryLock() { return }
+    for _ in 0..<64 where unsafe pointee.state.load(ordering: .relaxed) == 0 {
+      if unsafe tryLock() { return }
     }
-    pthread_mutex_lock(&pointee.parking)
+    unsafe pthread_mutex_lock(&pointee.parking)
     // Marking the word 2 tells the holder to wake the parked threads as it lets go; a
     // thread that takes the lock this way keeps the mark, so it wakes the others in turn.
-    while pointee.state.exchange(2, ordering: .acquiring) != 0 {
-      pthread_cond_wait(&pointee.condition, &pointee.parking)
+    while unsafe pointee.state.exchange(2, ordering: .acquiring) != 0 {
+      unsafe pthread_cond_wait(&pointee.condition, &pointee.parking)
     }
-    pthread_mutex_unlock(&pointee.parking)
+    unsafe pthread_mutex_unlock(&pointee.parking)
   }
 
   @inline(never)
   private func wakeParked() {
-    pthread_mutex_lock(&pointee.parking)
+    unsafe pthread_mutex_lock(&pointee.parking)
     // Broadcast: the condition is shared with `waitForBroadcast`, whose threads must not
     // take the one wake-up a thread parked for the lock needs.
-    pthread_cond_broadcast(&pointee.condition)
-    pthread_mutex_unlock(&pointee.parking)
+    unsafe pthread_cond_broadcast(&pointee.condition)
+    unsafe pthread_mutex_unlock(&pointee.parking)
   }
 
   /// Lets go of the lock, which the caller holds, until the next broadcast, then takes it
   /// again.
   fileprivate func waitForBroadcast() {
-    pthread_mutex_lock(&pointee.parking)
-    let seen = pointee.broadcasts.load(ordering: .relaxed)
+    unsafe pthread_mutex_lock(&pointee.parking)
+    let seen = unsafe pointee.broadcasts.load(ordering: .relaxed)
     // As `unlock()`, with `parking` already held: a broadcast cannot come between letting
     // go and parking.
-    if pointee.state.exchange(0, ordering: .releasing) == 2 {
-      pthread_cond_broadcast(&pointee.condition)
+    if unsafe pointee.state.exchange(0, ordering: .releasing) == 2 {
+      unsafe pthread_cond_broadcast(&pointee.condition)
     }
-    while pointee.broadcasts.load(ordering: .relaxed) == seen {
-      pthread_cond_wait(&pointee.condition, &pointee.parking)
+    while unsafe pointee.broadcasts.load(ordering: .relaxed) == seen {
+      unsafe pthread_cond_wait(&pointee.condition, &pointee.parking)
     }
-    pthread_mutex_unlock(&pointee.parking)
-    lock()
+    unsafe pthread_mutex_unlock(&pointee.parking)
+    unsafe lock()
   }
 
   fileprivate func broadcast() {
-    pthread_mutex_lock(&pointee.parking)
-    pointee.broadcasts.add(1, ordering: .relaxed)
-    pthread_cond_broadcast(&pointee.condition)
-    pthread_mutex_unlock(&pointee.parking)
+    unsafe pthread_mutex_lock(&pointee.parking)
+    unsafe pointee.broadcasts.add(1, ordering: .relaxed)
+    unsafe pthread_cond_broadcast(&pointee.condition)
+    unsafe pthread_mutex_unlock(&pointee.parking)
   }
 }

@@ -31,7 +31,8 @@ struct UnsafePublishedObject: ~Copyable {
   /// Publishes `object`, which the caller keeps alive until it withdraws it. Called under
   /// the owner's lock.
   func publish(_ object: AnyObject) {
-    bits.store(UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()), ordering: .releasing)
+    unsafe bits.store(
+      UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()), ordering: .releasing)
   }
 
   /// Withdraws the published object, if any, for the caller to
@@ -50,15 +51,15 @@ struct UnsafePublishedObject: ~Copyable {
     // Still published after the announcement: the owner that withdraws it from now on
     // sees the slot and waits for this read.
     guard bits.load(ordering: .sequentiallyConsistent) == candidate,
-      let pointer = UnsafeRawPointer(bitPattern: candidate)
+      let pointer = unsafe UnsafeRawPointer(bitPattern: candidate)
     else {
       request.objectHazard.store(0, ordering: .releasing)
       return nil
     }
-    let object = Unmanaged<AnyObject>.fromOpaque(pointer).retain()
+    let object = unsafe Unmanaged<AnyObject>.fromOpaque(pointer).retain()
     // Retained before the slot is cleared (a releasing store: the retain happens before).
     request.objectHazard.store(0, ordering: .releasing)
-    return object.takeRetainedValue()
+    return unsafe object.takeRetainedValue()
   }
 
   /// An object withdrawn from publication, which readers may still be retaining.

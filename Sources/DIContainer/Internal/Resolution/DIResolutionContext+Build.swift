@@ -1,0 +1,126 @@
+/// Building an instance: its factory (synchronous, or the one an asynchronous request
+/// made), its frame in the request, and its injections.
+extension DIResolutionContext {
+  /// Makes a new instance of the caching `component`, and says whether it is complete:
+  /// not when this resolution still has postponed work, which may be about it (its
+  /// lifetime keeps it only once that work is done, so no other request sees it before).
+  mutating func buildCached(
+    _ component: Component, publish: (Any) -> Void
+  ) throws(DIError) -> (Any, complete: Bool) {
+    let value = try build(component, as: .cached, publish: publish)
+    let pending = handle.graph.object?.hasPending ?? false
+    return (value, !pending)
+  }
+
+  /// Makes a new instance of `component` and runs its injections; `publish` receives it
+  /// before the injections, so a cycle through them finds it (when there are none, it is
+  /// not called).
+  mutating func build(
+    _ component: Component, as kind: ResolutionRequest.Frame.Kind, publish: (Any) -> Void
+  ) throws(DIError) -> Any {
+    try make(component, as: kind, publish: publish).erased()
+  }
+
+  /// ``build(_:as:publish:)``, with a class instance left as its object.
+  @inline(__always)
+  mutating func make(
+    _ component: Component, as kind: ResolutionRequest.Frame.Kind, publish: (Any) -> Void
+  ) throws(DIError) -> MadeInstance {
+    guard component.factory != nil else {
+      return .value(try buildAsync(component, as: kind, publish: publish))
+    }
+    // Called in place, not copied out of the component (a copy would count a reference
+    // on the closure's context, which every thread building this component shares).
+    return try construct(component, as: kind, publish: publish) {
+      (context) throws(DIError) -> MadeInstance in try component.factory!(&context)
+    }
+  }
+
+  /// Builds `component` with the instance `make` returns: records it under construction
+  /// (as `kind`), then runs its injections.
+  @inline(__always)
+  mutating func construct(
+    _ component: Component, as kind: ResolutionRequest.Frame.Kind, publish: (Any) -> Void,
+    make: (inout DIResolutionContext) throws(DIError) -> MadeInstance
+  ) throws(DIError) -> MadeInstance {
+    let request = handle.request
+    let frame = Frame(owner: Unretained(component), kind: kind)
+    guard request.borrow({ $0.push(frame) }) else {
+      throw DIError.tooDeep(request.borrow(\.depth))
+    }
+    depth += 1
+    let outerRequester = requester
+    requester = component.framework
+    defer {
+      request.borrow { $0.pop() }
+      depth -= 1
+      requester = outerRequester
+    }
+    if !kind.isNew { request.borrow { $0.state.reusableBuilds &+= 1 } }
+    let made = try make(&self)
+    if component.needsInjection {
+      let value = (copy made).erased()
+      // Published only for what runs next: the injections may come back to it.
+      publish(value)
+      // A published instance's injections may wait for what is under construction.
+      let frame = kind.isNew ? nil : request.borrow { $0.depth - 1 }
+      try inject(component, into: value, frame: frame)
+    }
+    return made
+  }
+
+  /// Builds the async `component` with the instance its async factory made for this
+  /// attempt, or throws the signal that an asynchronous request makes one (the error for
+  /// a synchronous request, which cannot).
+  @inline(never)
+  mutating func buildAsync(
+    _ component: Component, as kind: ResolutionRequest.Frame.Kind, publish: (Any) -> Void
+  ) throws(DIError) -> Any {
+    guard component.asyncFactory != nil else { throw DIError(.noInitializer) }
+    guard let prepared = request.state.prepared?.take(component) else {
+      throw DIError(
+        asyncNeed: AsyncNeed(
+          component: component, container: container, requester: requester,
+          arguments: depth == 0 ? arguments : nil, requestScope: requestScope))
+    }
+    // Its initializer took the first runtime arguments when it was made: its injections
+    // take the next ones, as after a synchronous initializer.
+    if depth == 0 { nextArgument += component.initializerArgumentCount }
+    return try construct(component, as: kind, publish: publish) { _ in .value(prepared) }.erased()
+  }
+
+  /// Runs the injections of `component` on `value`; postpones the cycle-breaking ones
+  /// and `postInit` until the graph is built, and so the plain ones that need an
+  /// `.objectGraph` instance whose initializer is running below `frame`, the frame of
+  /// the published `value` (nil: `value` is not published, nothing can wait).
+  mutating func inject(
+    _ component: Component, into value: Any, frame: Int?
+  ) throws(DIError) {
+    var waiting: [Int] = []
+    for (index, injection) in component.injections.enumerated() where !injection.isCycleBreak {
+      do throws(DIError) {
+        try injection.run(value, &self)
+      } catch {
+        guard let frame, let below = error.postponableBelow, below < frame else { throw error }
+        waiting.append(index)
+      }
+    }
+    if component.hasCycleBreaks || !waiting.isEmpty {
+      var postponedBy = request.state.postponedBy
+      if case .none = component.storage {
+        postponedBy.append(
+          .init(component: ObjectIdentifier(component), builds: request.state.reusableBuilds))
+      }
+      // Ends with `component`, under construction unless its instance came from outside
+      // (`inject(into:)`).
+      var path = request.postponementPath
+      if request.innermostComponent !== component { path.append(component.identity) }
+      sharedGraph().postpone(
+        .init(
+          instance: Instance(value: value), component: component, waiting: waiting,
+          postponedBy: postponedBy, path: path))
+    } else {
+      try component.postInit?(value)
+    }
+  }
+}
