@@ -20,7 +20,8 @@ let package = Package(
     .executable(name: "sample-app", targets: ["SampleApp"]),
   ],
   targets: [
-    .target(name: "DIContainer", swiftSettings: librarySettings),
+    .target(
+      name: "DIContainer", exclude: ["Internal/README.md"], swiftSettings: librarySettings),
     .target(name: "DIParts", dependencies: ["DIContainer"], swiftSettings: librarySettings),
     .target(
       name: "DIFrameworks", dependencies: ["DIContainer", "DIParts"],

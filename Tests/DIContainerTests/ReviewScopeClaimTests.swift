@@ -309,7 +309,7 @@ private func itemOf<Tens: SCDigit, Ones: SCDigit>(
         }
         for (index, key) in keys.prefix(count).enumerated() {
           #expect(map[key] == index * 10 + round)
-          #expect(map.withSlot(for: key) { $0.pointee } == index * 10 + round)
+          #expect(map.position(of: key).map { map.entries[$0].slot } == index * 10 + round)
         }
         for key in keys.dropFirst(count) { #expect(map[key] == nil) }
         // Emptied for reuse: nothing of the last round is found again.

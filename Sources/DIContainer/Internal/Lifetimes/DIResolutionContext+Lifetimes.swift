@@ -12,19 +12,33 @@ extension DIResolutionContext {
     }
     // A plain prototype skips the other lifetimes' checks, and its factory's object is
     // taken as it is.
-    if component.isPlainPrototype {
-      let made = try instance(of: component, requested: T.self) {
-        (context, component) throws(DIError) in try context.prototypeInstance(of: component)
-      }
-      switch consume made {
-      case .object(let object):
-        return try Self.service(object, as: T.self, of: component)
-      case .value(var value):
-        return try UnsafeExactCast.cast(any: &value, to: T.self) {
-          Self.notAService(T.self, component: component)
-        }
+    if component.isPlainPrototype { return try plainPrototypeInstance(T.self, of: component) }
+    return try storedInstance(T.self, of: component)
+  }
+
+  /// ``instance(_:of:)`` of a plain prototype. Each path of ``instance(_:of:)`` is a
+  /// function of its own: a debug build, which inlines none of them, then keeps only one
+  /// path's values on the stack at each level of a deep graph.
+  @inline(__always)
+  mutating func plainPrototypeInstance<T>(_ type: T.Type, of component: Component)
+    throws(DIError) -> T
+  {
+    let made = try instance(of: component, requested: T.self) {
+      (context, component) throws(DIError) in try context.prototypeInstance(of: component)
+    }
+    switch consume made {
+    case .object(let object):
+      return try Self.service(object, as: T.self, of: component)
+    case .value(var value):
+      return try UnsafeExactCast.cast(any: &value, to: T.self) {
+        Self.notAService(T.self, component: component)
       }
     }
+  }
+
+  /// ``instance(_:of:)`` of any other component: from its lifetime's storage, or new.
+  @inline(__always)
+  mutating func storedInstance<T>(_ type: T.Type, of component: Component) throws(DIError) -> T {
     var value = try instance(of: component, requested: T.self) {
       (context, component) throws(DIError) in try context.instance(of: component)
     }

@@ -43,30 +43,56 @@ extension DIResolutionContext {
     _ component: Component, as kind: ResolutionRequest.Frame.Kind, publish: (Any) -> Void,
     make: (inout DIResolutionContext) throws(DIError) -> MadeInstance
   ) throws(DIError) -> MadeInstance {
+    let outerRequester = try begin(component, as: kind)
+    defer { end(restoring: outerRequester) }
+    let made = try make(&self)
+    if component.needsInjection {
+      try injectPublished(component, made: made, as: kind, publish: publish)
+    }
+    return made
+  }
+
+  /// Records that `component` is under construction (as `kind`) and makes it the
+  /// requester; returns the requester before. Throws when the thread's stack has too
+  /// little room left for it. Out of ``construct(_:as:publish:make:)``, as is
+  /// ``end(restoring:)``: a debug build, which inlines neither, then keeps less on the
+  /// stack at each level of a deep graph.
+  @inline(__always)
+  private mutating func begin(
+    _ component: Component, as kind: ResolutionRequest.Frame.Kind
+  ) throws(DIError) -> DIModuleID? {
     let request = handle.request
     let frame = Frame(owner: Unretained(component), kind: kind)
     guard request.borrow({ $0.push(frame) }) else {
       throw DIError.tooDeep(request.borrow(\.depth))
     }
-    depth += 1
-    let outerRequester = requester
-    requester = component.framework
-    defer {
-      request.borrow { $0.pop() }
-      depth -= 1
-      requester = outerRequester
-    }
     if !kind.isNew { request.borrow { $0.state.reusableBuilds &+= 1 } }
-    let made = try make(&self)
-    if component.needsInjection {
-      let value = (copy made).erased()
-      // Published only for what runs next: the injections may come back to it.
-      publish(value)
-      // A published instance's injections may wait for what is under construction.
-      let frame = kind.isNew ? nil : request.borrow { $0.depth - 1 }
-      try inject(component, into: value, frame: frame)
-    }
-    return made
+    depth += 1
+    defer { requester = component.framework }
+    return requester
+  }
+
+  /// The innermost component is built (or failed): its frame goes, and `requester` is
+  /// the requester again.
+  @inline(__always)
+  private mutating func end(restoring requester: DIModuleID?) {
+    handle.request.borrow { $0.pop() }
+    depth -= 1
+    self.requester = requester
+  }
+
+  /// Publishes the instance `made` of `component` and runs its injections.
+  @inline(__always)
+  private mutating func injectPublished(
+    _ component: Component, made: borrowing MadeInstance, as kind: ResolutionRequest.Frame.Kind,
+    publish: (Any) -> Void
+  ) throws(DIError) {
+    let value = (copy made).erased()
+    // Published only for what runs next: the injections may come back to it.
+    publish(value)
+    // A published instance's injections may wait for what is under construction.
+    let frame = kind.isNew ? nil : handle.request.borrow { $0.depth - 1 }
+    try inject(component, into: value, frame: frame)
   }
 
   /// Builds the async `component` with the instance its async factory made for this
