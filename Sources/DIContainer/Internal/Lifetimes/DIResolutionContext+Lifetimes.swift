@@ -4,7 +4,8 @@ extension DIResolutionContext {
   /// The instance `component` provides, as a `T`; a failure records this step.
   ///
   /// Each path casts where it has its instance: one helper for the four casts measured
-  /// far worse (Benchmarks/PROFILE.md, fifth stop).
+  /// far worse (Benchmarks/PROFILE.md, "A lock word, stored objects moved out of their
+  /// `Any`").
   @inline(__always)
   mutating func instance<T>(_ type: T.Type, of component: Component) throws(DIError) -> T {
     if let cell = component.cell, let object = publishedObject(in: cell) {
@@ -63,7 +64,8 @@ extension DIResolutionContext {
   /// a failure records this step. ``instance(_:of:)`` with the cast left to the caller,
   /// where the requested type is known (the top-level request's inlined code). Not the
   /// body of ``instance(_:of:)`` too: casting a made instance there, in generic code,
-  /// measured far worse (Benchmarks/PROFILE.md, fifth stop).
+  /// measured far worse (Benchmarks/PROFILE.md, "A lock word, stored objects moved out of
+  /// their `Any`").
   @inline(__always)
   mutating func madeInstance(
     of component: Component, requested: Any.Type
