@@ -6,9 +6,9 @@
 /// called: when the graph needs no async component that is not made yet (the usual case
 /// once the async singletons are made), the request costs a synchronous resolve, not a
 /// chain of async calls (Benchmarks/PROFILE.md, "An async request that has nothing to
-/// await does not suspend"). The attempt returns its value as a synchronous request does and signals an async component with its error, so
-/// nothing generic over the value is built for it: an enum of the value or the need had
-/// its metadata looked up at each call.
+/// await does not suspend"). The attempt returns its value as a synchronous request does
+/// and signals an async component with its error, so nothing generic over the value is
+/// built for it: an enum of the value or the need had its metadata looked up at each call.
 struct AsyncResumption: Sendable {
   let need: AsyncNeed
   /// The type the component was asked for as (its service: `Store`, where the component
