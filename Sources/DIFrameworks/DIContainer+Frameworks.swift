@@ -19,8 +19,7 @@ extension DIContainer {
   /// ```
   @discardableResult
   public func append(framework: any DIFramework.Type) -> DIContainer {
-    load(DIModuleID(.framework, type: framework)) { framework.load(container: self) }
-    return self
+    append(.framework, framework) { framework.load(container: $0) }
   }
 
   /// Lets the framework being loaded use `framework`'s components as a fallback, and
@@ -78,6 +77,6 @@ extension DIContainer {
   /// container.clean(framework: BillingFramework.self)
   /// ```
   public func clean(framework: any DIFramework.Type) {
-    clean(module: DIModuleID(.framework, type: framework))
+    clean(.framework, framework)
   }
 }

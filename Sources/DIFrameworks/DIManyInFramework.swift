@@ -1,4 +1,4 @@
-package import DIContainer
+internal import DIContainer
 
 /// Asks for every component of a service registered by the requester's own framework:
 /// `manyInFramework($0)` in an initializer or injection closure.
@@ -19,6 +19,10 @@ public struct DIManyInFramework<T> {
   /// print(routes.values.count)
   /// ```
   public let values: [T]
+
+  package init(values: [T]) {
+    self.values = values
+  }
 }
 
 /// The instances of every component of a service in the requester's framework.
@@ -34,15 +38,6 @@ public func manyInFramework<T>(_ many: DIManyInFramework<T>) -> [T] {
   many.values
 }
 
-extension DIManyInFramework: DIParameterModifier {
-  package static func describe(_ request: inout DIRequest) {
-    request.isManyInFramework = true
-    request.describe(wrapped: T.self)
-  }
-
-  package static func resolve(
-    in context: inout DIResolutionContext, tag: Any.Type?
-  ) throws(DIError) -> Self {
-    DIManyInFramework(values: try context.all(T.self, tag: tag, inFramework: true))
-  }
+extension DIManyInFramework: ManyModifier {
+  package static var inFramework: Bool { true }
 }

@@ -18,8 +18,7 @@ extension DIContainer {
   /// ```
   @discardableResult
   public func append(part: any DIPart.Type) -> DIContainer {
-    load(DIModuleID(.part, type: part)) { part.load(container: self) }
-    return self
+    append(.part, part) { part.load(container: $0) }
   }
 
   /// Drops the `.perPart` instances of the components `part` registered; the next request
@@ -36,6 +35,6 @@ extension DIContainer {
   /// container.clean(part: StoragePart.self)
   /// ```
   public func clean(part: any DIPart.Type) {
-    clean(module: DIModuleID(.part, type: part))
+    clean(.part, part)
   }
 }

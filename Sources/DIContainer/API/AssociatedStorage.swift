@@ -141,15 +141,14 @@ public final class AssociatedStorage: Sendable {
   /// ```
   public func set<Value>(_ value: Value, for owner: some AnyObject) {
     let entry = Entry(owner: WeakReference(owner), value: Instance(value: value))
-    let dropped = state.withLock { state in
+    // What the lock returns is released after it.
+    _ = state.withLock { state in
       var dropped = state.operate()
       if let replaced = state.entries.updateValue(entry, forKey: ObjectIdentifier(owner)) {
         dropped.append(replaced.value)
       }
       return dropped
     }
-    // Released here, after the lock.
-    _ = dropped
   }
 
   /// The value of `owner`, made by `make` on first access.
@@ -169,7 +168,9 @@ public final class AssociatedStorage: Sendable {
     for owner: Owner, _ make: (Owner) -> Value
   ) -> Value {
     let id = ObjectIdentifier(owner)
-    let (found, dropped) = state.withLock { state -> (Value?, [Instance]) in
+    // What the lock returns to drop is released after it: a value's deinit may use the
+    // storage.
+    let (found, _) = state.withLock { state -> (Value?, [Instance]) in
       var dropped = state.operate()
       guard let found = state.ready(id) else { return (nil, dropped) }
       // A value of another type is absent for this form, which replaces it.
@@ -179,18 +180,15 @@ public final class AssociatedStorage: Sendable {
       }
       return (typed, dropped)
     }
-    // Released here, after the lock: a value's deinit may use the storage.
-    _ = dropped
     if let found { return found }
     do throws(DIError) {
-      let (made, replaced) = try CreateOnce.value(
+      // A value set meanwhile, or a dead owner's, is released after the lock.
+      let (made, _) = try CreateOnce.value(
         in: state, key: id, for: ResolutionRequest.current,
         make: { _ in Instance(value: make(owner)) },
         store: { state, made in
           state.entries.updateValue(Entry(owner: WeakReference(owner), value: made), forKey: id)
         })
-      // Released here, after the lock (a value set meanwhile, or a dead owner's).
-      _ = replaced
       // What this form or another one of the same type made.
       if let value = made.value as? Value { return value }
       return get(for: owner, make)
@@ -207,12 +205,11 @@ public final class AssociatedStorage: Sendable {
   /// print(storage.count)
   /// ```
   public var count: Int {
-    let (count, dropped) = state.withLock { state in
+    // What the lock returns to drop is released after it.
+    let (count, _) = state.withLock { state in
       let dropped = state.sweep()
       return (state.entries.count, dropped)
     }
-    // Released here, after the lock.
-    _ = dropped
     return count
   }
 
@@ -220,11 +217,10 @@ public final class AssociatedStorage: Sendable {
 
   /// The live value of `owner`.
   private func lookup(_ owner: AnyObject) -> Instance? {
-    let (found, dropped) = state.withLock { state -> (Instance?, [Instance]) in
+    // What the lock returns to drop is released after it.
+    let (found, _) = state.withLock { state -> (Instance?, [Instance]) in
       (state.ready(ObjectIdentifier(owner)), state.operate())
     }
-    // Released here, after the lock.
-    _ = dropped
     return found
   }
 }

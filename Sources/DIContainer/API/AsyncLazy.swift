@@ -15,11 +15,10 @@
 /// container.register(Reports.init)
 /// ```
 public final class AsyncLazy<T>: Sendable, CustomStringConvertible {
-  let request: DelayedRequest
-  private let once = AsyncMadeOnce()
+  let core: DelayedCore<AsyncMadeOnce>
 
-  init(request: DelayedRequest) {
-    self.request = request
+  init(core: DelayedCore<AsyncMadeOnce>) {
+    self.core = core
   }
 
   /// The value, made on the first read (a failed read leaves nothing: the next one tries
@@ -30,11 +29,7 @@ public final class AsyncLazy<T>: Sendable, CustomStringConvertible {
   /// ```
   public var value: T {
     get async throws(DIError) {
-      // `once` keeps only what `request` resolved as a `T`.
-      let value = try await once.value(T.self) { () async throws(DIError) in
-        try await request.resolveAsync(T.self, arguments: nil)
-      }
-      return UnsafeExactCast.known(value, as: T.self)
+      try await core.asyncValue(T.self, arguments: nil)
     }
   }
 
@@ -44,7 +39,7 @@ public final class AsyncLazy<T>: Sendable, CustomStringConvertible {
   /// if lazyPool.wasMade { try await lazyPool.value.close() }
   /// ```
   public var wasMade: Bool {
-    once.wasMade
+    core.kept.wasMade
   }
 
   /// Forgets the kept value: the next read makes a new one (a component with a caching
@@ -54,7 +49,7 @@ public final class AsyncLazy<T>: Sendable, CustomStringConvertible {
   /// lazyPool.clear()
   /// ```
   public func clear() {
-    once.clear()
+    core.kept.clear()
   }
 
   /// The type and, once made, the value; describing it never makes the value.
@@ -63,22 +58,11 @@ public final class AsyncLazy<T>: Sendable, CustomStringConvertible {
   /// print(lazyPool)   // AsyncLazy<AsyncPool> (not made yet)
   /// ```
   public var description: String {
-    once.describe(request.name)
+    core.description
   }
 }
 
-extension AsyncLazy: DIParameterModifier, DelayedModifier {
+extension AsyncLazy: DelayedModifier {
   typealias Wrapped = T
-  static var delayedName: String { "\(Self.self)" }
-
-  package static func describe(_ request: inout DIRequest) {
-    describeDelayed(&request)
-    request.isAwaiting = true
-  }
-
-  package static func resolve(
-    in context: inout DIResolutionContext, tag: Any.Type?
-  ) throws(DIError) -> Self {
-    try makeDelayed(in: &context, tag: tag)
-  }
+  static var isAwaiting: Bool { true }
 }

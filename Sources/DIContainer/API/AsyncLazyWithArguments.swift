@@ -12,11 +12,10 @@
 /// let db = try await connection.value("postgres://db")
 /// ```
 public final class AsyncLazyWithArguments<T, each Argument>: Sendable, CustomStringConvertible {
-  let request: DelayedRequest
-  private let once = AsyncMadeOnce()
+  let core: DelayedCore<AsyncMadeOnce>
 
-  init(request: DelayedRequest) {
-    self.request = request
+  init(core: DelayedCore<AsyncMadeOnce>) {
+    self.core = core
   }
 
   /// The value, made with `arguments` on the first call (a failed call leaves nothing:
@@ -30,13 +29,7 @@ public final class AsyncLazyWithArguments<T, each Argument>: Sendable, CustomStr
   /// let db = try await asyncConnection.value("postgres://db")
   /// ```
   public func value(_ arguments: repeat each Argument) async throws(DIError) -> T {
-    var list: [Any] = []
-    for argument in repeat each arguments { list.append(argument) }
-    // `once` keeps only what `request` resolved as a `T`.
-    let value = try await once.value(T.self) { [list] () async throws(DIError) in
-      try await request.resolveAsync(T.self, arguments: list)
-    }
-    return UnsafeExactCast.known(value, as: T.self)
+    try await core.asyncValue(T.self, arguments: argumentList(repeat each arguments))
   }
 
   /// Whether the value was made.
@@ -45,7 +38,7 @@ public final class AsyncLazyWithArguments<T, each Argument>: Sendable, CustomStr
   /// if asyncConnection.wasMade { print("connected") }
   /// ```
   public var wasMade: Bool {
-    once.wasMade
+    core.kept.wasMade
   }
 
   /// Forgets the kept value: the next `value(…)` makes a new one with its arguments (a
@@ -55,7 +48,7 @@ public final class AsyncLazyWithArguments<T, each Argument>: Sendable, CustomStr
   /// asyncConnection.clear()
   /// ```
   public func clear() {
-    once.clear()
+    core.kept.clear()
   }
 
   /// The type and, once made, the value; describing it never makes the value.
@@ -64,27 +57,17 @@ public final class AsyncLazyWithArguments<T, each Argument>: Sendable, CustomStr
   /// print(asyncConnection)   // the type, then its value once made
   /// ```
   public var description: String {
-    once.describe(request.name)
+    core.description
   }
 }
 
-extension AsyncLazyWithArguments: DIParameterModifier, DelayedModifier {
+extension AsyncLazyWithArguments: DelayedModifier {
   typealias Wrapped = T
+  static var isAwaiting: Bool { true }
   static var delayedName: String {
     nameOfDelayed("AsyncLazy", T.self, repeat (each Argument).self)
   }
   static var argumentTypes: [ObjectIdentifier]? { identities(of: repeat (each Argument).self) }
-
-  package static func describe(_ request: inout DIRequest) {
-    describeDelayed(&request)
-    request.isAwaiting = true
-  }
-
-  package static func resolve(
-    in context: inout DIResolutionContext, tag: Any.Type?
-  ) throws(DIError) -> Self {
-    try makeDelayed(in: &context, tag: tag)
-  }
 }
 
 /// An async lazy `T` made with one runtime argument by its first `value(a)`.

@@ -15,7 +15,7 @@
 /// container.register(Jobs.init)
 /// ```
 public struct AsyncProvider<T>: Sendable, CustomStringConvertible {
-  let request: DelayedRequest
+  let core: DelayedCore<KeepsNothing>
 
   /// A new value (or the cached one of a caching lifetime).
   ///
@@ -24,7 +24,7 @@ public struct AsyncProvider<T>: Sendable, CustomStringConvertible {
   /// ```
   public var value: T {
     get async throws(DIError) {
-      try await request.resolveAsync(T.self, arguments: nil)
+      try await core.asyncValue(T.self, arguments: nil)
     }
   }
 
@@ -34,22 +34,11 @@ public struct AsyncProvider<T>: Sendable, CustomStringConvertible {
   /// print(connections)   // AsyncProvider<AsyncPool>
   /// ```
   public var description: String {
-    request.name
+    core.description
   }
 }
 
-extension AsyncProvider: DIParameterModifier, DelayedModifier {
+extension AsyncProvider: DelayedModifier {
   typealias Wrapped = T
-  static var delayedName: String { "\(Self.self)" }
-
-  package static func describe(_ request: inout DIRequest) {
-    describeDelayed(&request)
-    request.isAwaiting = true
-  }
-
-  package static func resolve(
-    in context: inout DIResolutionContext, tag: Any.Type?
-  ) throws(DIError) -> Self {
-    try makeDelayed(in: &context, tag: tag)
-  }
+  static var isAwaiting: Bool { true }
 }

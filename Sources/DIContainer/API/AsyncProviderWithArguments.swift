@@ -8,7 +8,7 @@
 /// let mimi = try await kittens.value("Mimi")
 /// ```
 public struct AsyncProviderWithArguments<T, each Argument>: Sendable, CustomStringConvertible {
-  let request: DelayedRequest
+  let core: DelayedCore<KeepsNothing>
 
   /// A new value made with `arguments`.
   ///
@@ -20,9 +20,7 @@ public struct AsyncProviderWithArguments<T, each Argument>: Sendable, CustomStri
   /// let mimi = try await asyncKittens.value("Mimi")
   /// ```
   public func value(_ arguments: repeat each Argument) async throws(DIError) -> T {
-    var list: [Any] = []
-    for argument in repeat each arguments { list.append(argument) }
-    return try await request.resolveAsync(T.self, arguments: list)
+    try await core.asyncValue(T.self, arguments: argumentList(repeat each arguments))
   }
 
   /// The provider's type; describing it never makes a value.
@@ -31,27 +29,17 @@ public struct AsyncProviderWithArguments<T, each Argument>: Sendable, CustomStri
   /// print(asyncKittens)   // AsyncProvider1<Kitten, String>
   /// ```
   public var description: String {
-    request.name
+    core.description
   }
 }
 
-extension AsyncProviderWithArguments: DIParameterModifier, DelayedModifier {
+extension AsyncProviderWithArguments: DelayedModifier {
   typealias Wrapped = T
+  static var isAwaiting: Bool { true }
   static var delayedName: String {
     nameOfDelayed("AsyncProvider", T.self, repeat (each Argument).self)
   }
   static var argumentTypes: [ObjectIdentifier]? { identities(of: repeat (each Argument).self) }
-
-  package static func describe(_ request: inout DIRequest) {
-    describeDelayed(&request)
-    request.isAwaiting = true
-  }
-
-  package static func resolve(
-    in context: inout DIResolutionContext, tag: Any.Type?
-  ) throws(DIError) -> Self {
-    try makeDelayed(in: &context, tag: tag)
-  }
 }
 
 /// An async provider of `T` values made with one runtime argument.

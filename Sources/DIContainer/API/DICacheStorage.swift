@@ -35,9 +35,8 @@ public final class DICacheStorage: DIStorage {
   /// storage.setValue(value, for: key)
   /// ```
   public func setValue(_ value: DIStorageValue, for key: DIStorageKey) {
-    let replaced = values.withLock { $0.updateValue(value, forKey: key) }
-    // Released here, outside the lock.
-    _ = replaced
+    // The replaced value is released after the lock.
+    _ = values.withLock { $0.updateValue(value, forKey: key) }
   }
 
   /// Forgets every value.
@@ -46,13 +45,12 @@ public final class DICacheStorage: DIStorage {
   /// storage.clean()
   /// ```
   public func clean() {
-    let dropped = values.withLock { values in
+    // The values are released after the lock.
+    _ = values.withLock { values in
       let dropped = values
       values = [:]
       return dropped
     }
-    // Released here, outside the lock.
-    _ = dropped
   }
 
   /// Forgets every value and returns them, so the scope runs their `onClean` hooks.

@@ -94,10 +94,8 @@ extension DIContainer {
   /// Drops the cached instances of the components `matching` selects, then runs their
   /// `onClean` hooks, newest instance first.
   func clean(where matching: (Component) -> Bool) {
-    var teardowns = drop(snapshot.components, where: matching)
-    // Run and released here, after every cell's lock.
-    Teardown.run(teardowns)
-    teardowns.removeAll()
+    // Run, and released, after every cell's lock.
+    Teardown.run(drop(snapshot.components, where: matching))
   }
 
   /// Drops the cached instances of `components` that `matching` selects and returns their

@@ -45,6 +45,22 @@ extension DIContainer {
     return true
   }
 
+  /// Loads the framework or part `type` (of `kind`) by calling `load` with this
+  /// container, unless it was loaded before: `append(framework:)` and `append(part:)`.
+  @discardableResult
+  package func append(
+    _ kind: DIModuleID.Kind, _ type: Any.Type, load: (DIContainer) -> Void
+  ) -> DIContainer {
+    self.load(DIModuleID(kind, type: type)) { load(self) }
+    return self
+  }
+
+  /// Drops the instances of the framework or part `type` (of `kind`) kept for it:
+  /// `clean(framework:)` and `clean(part:)`.
+  package func clean(_ kind: DIModuleID.Kind, _ type: Any.Type) {
+    clean(module: DIModuleID(kind, type: type))
+  }
+
   /// The innermost framework whose `load` is running on the calling thread.
   package var loadingFramework: DIModuleID? {
     let thread = ThreadIdentity.current

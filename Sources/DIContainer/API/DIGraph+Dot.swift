@@ -16,55 +16,47 @@ extension DIGraph {
   /// ```
   @discardableResult
   public func dot() -> String {
-    let (loose, clusters) = frameworkGroups()
-    var text = "digraph DIContainer {\n"
-    text += "  rankdir=LR;\n"
-    text += "  node [shape=box, fontname=\"Helvetica\"];\n"
-    text += "  edge [fontname=\"Helvetica\", fontsize=10];\n"
-    func node(_ component: Component, indent: String) -> String {
-      let label =
-        Self.dotEscaped(component.name) + "\\n" + component.lifetime.name
-        + (component.isAsync ? " (async)" : "")
-      return "\(indent)c\(component.id) [label=\"\(label)\"];\n"
-    }
-    for component in loose { text += node(component, indent: "  ") }
-    for (index, (framework, members)) in clusters.enumerated() {
-      text += "  subgraph cluster_\(index) {\n"
-      text += "    label=\"\(Self.dotEscaped(framework.name))\";\n"
-      text += "    style=rounded;\n"
-      for component in members { text += node(component, indent: "    ") }
-      text += "  }\n"
-    }
-    for edge in edges where !edge.targets.isEmpty {
-      var attributes: [String] = []
-      var styles: [String] = []
-      if edge.modifiers.contains(.delayed) {
-        styles.append("dotted")
-      } else if edge.modifiers.contains(.optional) {
-        styles.append("dashed")
-      }
-      if edge.isMany { styles.append("bold") }
-      if !styles.isEmpty { attributes.append("style=\"\(styles.joined(separator: ","))\"") }
-      if edge.modifiers.contains(.cycle) { attributes.append("arrowhead=empty") }
-      if let tag = edge.tag { attributes.append("label=\"\(Self.dotEscaped("\(tag)"))\"") }
-      let suffix = attributes.isEmpty ? "" : " [\(attributes.joined(separator: ", "))]"
-      for target in edge.targets { text += "  c\(edge.from) -> c\(target)\(suffix);\n" }
-    }
-    text += "}\n"
-    return text
+    drawn(in: DotSyntax())
+  }
+}
+
+/// Graphviz DOT: boxes in rounded clusters, styled arrows.
+private struct DotSyntax: GraphSyntax {
+  var header: String {
+    "digraph DIContainer {\n" + "  rankdir=LR;\n"
+      + "  node [shape=box, fontname=\"Helvetica\"];\n"
+      + "  edge [fontname=\"Helvetica\", fontsize=10];\n"
+  }
+  var lineBreak: String { "\\n" }
+  var clusterEnd: String { "  }\n" }
+  var footer: String { "}\n" }
+  /// Inside a DOT double-quoted string.
+  static let escapes: [Character: String] = ["\"": "\\\"", "\\": "\\\\", "\n": "\\n"]
+
+  func node(_ component: DIGraph.Component, label: String, indent: String) -> String {
+    "\(indent)c\(component.id) [label=\"\(label)\"];\n"
   }
 
-  /// `text` inside a DOT double-quoted string.
-  private static func dotEscaped(_ text: String) -> String {
-    var escaped = ""
-    for character in text {
-      switch character {
-      case "\"": escaped += "\\\""
-      case "\\": escaped += "\\\\"
-      case "\n": escaped += "\\n"
-      default: escaped.append(character)
-      }
+  func clusterStart(_ index: Int, name: String) -> String {
+    "  subgraph cluster_\(index) {\n" + "    label=\"\(escaped(name))\";\n"
+      + "    style=rounded;\n"
+  }
+
+  func arrows(_ edge: DIGraph.Edge) -> String {
+    var attributes: [String] = []
+    var styles: [String] = []
+    if edge.modifiers.contains(.delayed) {
+      styles.append("dotted")
+    } else if edge.modifiers.contains(.optional) {
+      styles.append("dashed")
     }
-    return escaped
+    if edge.isMany { styles.append("bold") }
+    if !styles.isEmpty { attributes.append("style=\"\(styles.joined(separator: ","))\"") }
+    if edge.modifiers.contains(.cycle) { attributes.append("arrowhead=empty") }
+    if let tag = edge.tag { attributes.append("label=\"\(escaped("\(tag)"))\"") }
+    let suffix = attributes.isEmpty ? "" : " [\(attributes.joined(separator: ", "))]"
+    var text = ""
+    for target in edge.targets { text += "  c\(edge.from) -> c\(target)\(suffix);\n" }
+    return text
   }
 }

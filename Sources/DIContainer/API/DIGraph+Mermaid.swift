@@ -13,59 +13,58 @@ extension DIGraph {
   /// ```
   @discardableResult
   public func mermaid() -> String {
-    let (loose, clusters) = frameworkGroups()
-    var text = "flowchart LR\n"
-    func node(_ component: Component, indent: String) -> String {
-      let label =
-        Self.mermaidEscaped(component.name) + "<br/>" + component.lifetime.name
-        + (component.isAsync ? " (async)" : "")
-      return "\(indent)c\(component.id)[\"\(label)\"]\n"
-    }
-    for component in loose { text += node(component, indent: "  ") }
-    for (index, (framework, members)) in clusters.enumerated() {
-      text += "  subgraph f\(index)[\"\(Self.mermaidEscaped(framework.name))\"]\n"
-      for component in members { text += node(component, indent: "    ") }
-      text += "  end\n"
-    }
-    var link = 0
-    var dashed: [Int] = []
-    for edge in edges where !edge.targets.isEmpty {
-      let arrow: String
-      if edge.modifiers.contains(.delayed) {
-        arrow = "-.->"
-      } else if edge.isMany {
-        arrow = "==>"
-      } else {
-        arrow = "-->"
-      }
-      let label = edge.tag.map { "|\"\(Self.mermaidEscaped("\($0)"))\"|" } ?? ""
-      for target in edge.targets {
-        text += "  c\(edge.from) \(arrow)\(label) c\(target)\n"
-        if edge.modifiers.contains(.optional) && !edge.modifiers.contains(.delayed) {
-          dashed.append(link)
-        }
-        link += 1
-      }
-    }
-    if !dashed.isEmpty {
-      let links = dashed.map(String.init).joined(separator: ",")
-      text += "  linkStyle \(links) stroke-dasharray: 6 4\n"
-    }
-    return text
+    drawn(in: MermaidSyntax())
+  }
+}
+
+/// A Mermaid flowchart: quoted nodes in subgraphs, arrows by kind, dashed links styled
+/// at the end by their index.
+private struct MermaidSyntax: GraphSyntax {
+  /// How many links are drawn so far.
+  private var link = 0
+  /// The indices of the dashed (optional, not delayed) links.
+  private var dashed: [Int] = []
+
+  var header: String { "flowchart LR\n" }
+  var lineBreak: String { "<br/>" }
+  var clusterEnd: String { "  end\n" }
+  /// Inside a Mermaid double-quoted label.
+  static let escapes: [Character: String] = [
+    "\"": "#quot;", "<": "#lt;", ">": "#gt;", "\n": "<br/>",
+  ]
+
+  var footer: String {
+    guard !dashed.isEmpty else { return "" }
+    let links = dashed.map(String.init).joined(separator: ",")
+    return "  linkStyle \(links) stroke-dasharray: 6 4\n"
   }
 
-  /// `text` inside a Mermaid double-quoted label.
-  private static func mermaidEscaped(_ text: String) -> String {
-    var escaped = ""
-    for character in text {
-      switch character {
-      case "\"": escaped += "#quot;"
-      case "<": escaped += "#lt;"
-      case ">": escaped += "#gt;"
-      case "\n": escaped += "<br/>"
-      default: escaped.append(character)
-      }
+  func node(_ component: DIGraph.Component, label: String, indent: String) -> String {
+    "\(indent)c\(component.id)[\"\(label)\"]\n"
+  }
+
+  func clusterStart(_ index: Int, name: String) -> String {
+    "  subgraph f\(index)[\"\(escaped(name))\"]\n"
+  }
+
+  mutating func arrows(_ edge: DIGraph.Edge) -> String {
+    let arrow: String
+    if edge.modifiers.contains(.delayed) {
+      arrow = "-.->"
+    } else if edge.isMany {
+      arrow = "==>"
+    } else {
+      arrow = "-->"
     }
-    return escaped
+    let label = edge.tag.map { "|\"\(escaped("\($0)"))\"|" } ?? ""
+    var text = ""
+    for target in edge.targets {
+      text += "  c\(edge.from) \(arrow)\(label) c\(target)\n"
+      if edge.modifiers.contains(.optional) && !edge.modifiers.contains(.delayed) {
+        dashed.append(link)
+      }
+      link += 1
+    }
+    return text
   }
 }

@@ -24,11 +24,10 @@
 ///
 /// Thread-safe: concurrent first reads make one value.
 public final class Lazy<T>: Sendable, CustomStringConvertible {
-  let request: DelayedRequest
-  private let once = MadeOnce()
+  let core: DelayedCore<MadeOnce>
 
-  init(request: DelayedRequest) {
-    self.request = request
+  init(core: DelayedCore<MadeOnce>) {
+    self.core = core
   }
 
   /// A `Lazy` whose value `make` makes on the first read, with no container: for tests
@@ -49,8 +48,7 @@ public final class Lazy<T>: Sendable, CustomStringConvertible {
   public init(
     file: StaticString = #fileID, line: UInt = #line, _ make: @escaping @Sendable () -> T
   ) {
-    request = DelayedRequest(
-      name: Self.delayedName, site: CallSite(file: file, line: line), make: { make() })
+    core = DelayedCore(name: Self.delayedName, file: file, line: line) { make() }
   }
 
   /// The value, made on the first read; stops the program with the ``DIError`` text
@@ -60,11 +58,7 @@ public final class Lazy<T>: Sendable, CustomStringConvertible {
   /// let database: Database = lazyDatabase.value
   /// ```
   public var value: T {
-    do throws(DIError) {
-      return try tryValue()
-    } catch {
-      request.fail(error)
-    }
+    core.trapping { () throws(DIError) in try tryValue() }
   }
 
   /// The value, made on the first call.
@@ -76,10 +70,7 @@ public final class Lazy<T>: Sendable, CustomStringConvertible {
   /// let database = try lazyDatabase.tryValue()
   /// ```
   public func tryValue() throws(DIError) -> T {
-    // `once` keeps only what `request` resolved as a `T`.
-    UnsafeExactCast.known(
-      try once.value { () throws(DIError) in try request.resolve(T.self, arguments: nil) },
-      as: T.self)
+    try core.value(T.self, arguments: nil)
   }
 
   /// Whether the value was made.
@@ -88,7 +79,7 @@ public final class Lazy<T>: Sendable, CustomStringConvertible {
   /// if lazyDatabase.wasMade { lazyDatabase.value.close() }
   /// ```
   public var wasMade: Bool {
-    once.wasMade
+    core.kept.wasMade
   }
 
   /// Forgets the kept value: the next ``value`` makes a new one.
@@ -104,7 +95,7 @@ public final class Lazy<T>: Sendable, CustomStringConvertible {
   /// let second = lazyDatabase.value   // a new Database, for a .prototype one
   /// ```
   public func clear() {
-    once.clear()
+    core.kept.clear()
   }
 
   /// The type and, once made, the value; describing a `Lazy` never makes its value (it
@@ -117,7 +108,7 @@ public final class Lazy<T>: Sendable, CustomStringConvertible {
   /// print(number)   // Lazy<Int>: 1
   /// ```
   public var description: String {
-    once.describe(request.name)
+    core.description
   }
 }
 
@@ -134,7 +125,7 @@ extension Lazy: TextOutputStreamable, CustomDebugStringConvertible {
   /// print(number.description)       // Lazy<Int>: 1
   /// ```
   public func write<Target: TextOutputStream>(to target: inout Target) {
-    request.write({ () throws(DIError) in try tryValue() }, to: &target)
+    core.request.write({ () throws(DIError) in try tryValue() }, to: &target)
   }
 
   /// The same as ``description``: never makes a value.
@@ -145,17 +136,6 @@ extension Lazy: TextOutputStreamable, CustomDebugStringConvertible {
   public var debugDescription: String { description }
 }
 
-extension Lazy: DIParameterModifier, DelayedModifier {
+extension Lazy: DelayedModifier {
   typealias Wrapped = T
-  static var delayedName: String { "\(Self.self)" }
-
-  package static func describe(_ request: inout DIRequest) {
-    describeDelayed(&request)
-  }
-
-  package static func resolve(
-    in context: inout DIResolutionContext, tag: Any.Type?
-  ) throws(DIError) -> Self {
-    try makeDelayed(in: &context, tag: tag)
-  }
 }

@@ -11,11 +11,10 @@
 /// let connection = repository.connection.value("postgres://db")
 /// ```
 public final class LazyWithArguments<T, each Argument>: Sendable, CustomStringConvertible {
-  let request: DelayedRequest
-  private let once = MadeOnce()
+  let core: DelayedCore<MadeOnce>
 
-  init(request: DelayedRequest) {
-    self.request = request
+  init(core: DelayedCore<MadeOnce>) {
+    self.core = core
   }
 
   /// The value, made with `arguments` on the first call; stops the program with the
@@ -48,12 +47,7 @@ public final class LazyWithArguments<T, each Argument>: Sendable, CustomStringCo
   /// let connection = try lazyConnection.tryValue("postgres://db")
   /// ```
   public func tryValue(_ arguments: repeat each Argument) throws(DIError) -> T {
-    var list: [Any] = []
-    for argument in repeat each arguments { list.append(argument) }
-    // `once` keeps only what `request` resolved as a `T`.
-    return UnsafeExactCast.known(
-      try once.value { () throws(DIError) in try request.resolve(T.self, arguments: list) },
-      as: T.self)
+    try core.value(T.self, arguments: argumentList(repeat each arguments))
   }
 
   /// Whether the value was made.
@@ -62,7 +56,7 @@ public final class LazyWithArguments<T, each Argument>: Sendable, CustomStringCo
   /// if lazyConnection.wasMade { lazyConnection.value("").close() }
   /// ```
   public var wasMade: Bool {
-    once.wasMade
+    core.kept.wasMade
   }
 
   /// Forgets the kept value: the next `value(…)` makes a new one with its arguments (a
@@ -73,7 +67,7 @@ public final class LazyWithArguments<T, each Argument>: Sendable, CustomStringCo
   /// let other = lazyConnection.value("postgres://replica")
   /// ```
   public func clear() {
-    once.clear()
+    core.kept.clear()
   }
 }
 
@@ -84,7 +78,7 @@ extension LazyWithArguments {
   /// print(lazyConnection)   // the type, then its value once made
   /// ```
   public var description: String {
-    once.describe(request.name)
+    core.description
   }
 }
 
@@ -128,20 +122,10 @@ public typealias Lazy4<T, A, B, C, D> = LazyWithArguments<T, A, B, C, D>
 /// ```
 public typealias Lazy5<T, A, B, C, D, E> = LazyWithArguments<T, A, B, C, D, E>
 
-extension LazyWithArguments: DIParameterModifier, DelayedModifier {
+extension LazyWithArguments: DelayedModifier {
   typealias Wrapped = T
   static var delayedName: String {
     nameOfDelayed("Lazy", T.self, repeat (each Argument).self)
   }
   static var argumentTypes: [ObjectIdentifier]? { identities(of: repeat (each Argument).self) }
-
-  package static func describe(_ request: inout DIRequest) {
-    describeDelayed(&request)
-  }
-
-  package static func resolve(
-    in context: inout DIResolutionContext, tag: Any.Type?
-  ) throws(DIError) -> Self {
-    try makeDelayed(in: &context, tag: tag)
-  }
 }

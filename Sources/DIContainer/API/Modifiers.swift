@@ -14,6 +14,10 @@ public struct DIMany<T> {
   /// print(all.values.count)
   /// ```
   public let values: [T]
+
+  package init(values: [T]) {
+    self.values = values
+  }
 }
 
 /// Asks for a service under a tag: `by(tag: Indoor.self, on: $0)`.
@@ -136,17 +140,31 @@ public func arg<T>(_ argument: DIArg<T>) -> T {
   argument.value
 }
 
-extension DIMany: DIParameterModifier {
+/// A parameter type that asks for the instances of every component of a service:
+/// `many($0)` (`DIMany`), or only those of the requester's framework, `manyInFramework($0)`.
+package protocol ManyModifier: DIParameterModifier {
+  /// The service.
+  associatedtype Element
+  /// Whether only the components of the requester's framework count.
+  static var inFramework: Bool { get }
+  init(values: [Element])
+}
+
+extension ManyModifier {
   package static func describe(_ request: inout DIRequest) {
-    request.isMany = true
-    request.describe(wrapped: T.self)
+    if inFramework { request.isManyInFramework = true } else { request.isMany = true }
+    request.describe(wrapped: Element.self)
   }
 
   package static func resolve(
     in context: inout DIResolutionContext, tag: Any.Type?
   ) throws(DIError) -> Self {
-    DIMany(values: try context.all(T.self, tag: tag, inFramework: false))
+    Self(values: try context.all(Element.self, tag: tag, inFramework: inFramework))
   }
+}
+
+extension DIMany: ManyModifier {
+  package static var inFramework: Bool { false }
 }
 
 extension DIByTag: DIParameterModifier {

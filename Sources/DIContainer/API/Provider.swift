@@ -19,10 +19,10 @@
 /// container.register(Server.init)
 /// ```
 public struct Provider<T>: Sendable, CustomStringConvertible {
-  let request: DelayedRequest
+  let core: DelayedCore<KeepsNothing>
 
-  init(request: DelayedRequest) {
-    self.request = request
+  init(core: DelayedCore<KeepsNothing>) {
+    self.core = core
   }
 
   /// A `Provider` that calls `make` at every read of ``value``, with no container: for
@@ -40,8 +40,7 @@ public struct Provider<T>: Sendable, CustomStringConvertible {
   public init(
     file: StaticString = #fileID, line: UInt = #line, _ make: @escaping @Sendable () -> T
   ) {
-    request = DelayedRequest(
-      name: Self.delayedName, site: CallSite(file: file, line: line), make: { make() })
+    core = DelayedCore(name: Self.delayedName, file: file, line: line) { make() }
   }
 
   /// A new value (or the cached one of a caching lifetime); stops the program with the
@@ -51,11 +50,7 @@ public struct Provider<T>: Sendable, CustomStringConvertible {
   /// let handler: Handler = handlers.value
   /// ```
   public var value: T {
-    do throws(DIError) {
-      return try tryValue()
-    } catch {
-      request.fail(error)
-    }
+    core.trapping { () throws(DIError) in try tryValue() }
   }
 
   /// A new value (or the cached one of a caching lifetime).
@@ -67,7 +62,7 @@ public struct Provider<T>: Sendable, CustomStringConvertible {
   /// let handler = try handlers.tryValue()
   /// ```
   public func tryValue() throws(DIError) -> T {
-    try request.resolve(T.self, arguments: nil)
+    try core.value(T.self, arguments: nil)
   }
 
   /// The provider's type: describing a `Provider` never makes a value (it may be costly,
@@ -78,7 +73,7 @@ public struct Provider<T>: Sendable, CustomStringConvertible {
   /// print(number)   // Provider<Int>
   /// ```
   public var description: String {
-    request.name
+    core.description
   }
 }
 
@@ -95,7 +90,7 @@ extension Provider: TextOutputStreamable, CustomDebugStringConvertible {
   /// print(number.description)       // Provider<Int>
   /// ```
   public func write<Target: TextOutputStream>(to target: inout Target) {
-    request.write({ () throws(DIError) in try tryValue() }, to: &target)
+    core.request.write({ () throws(DIError) in try tryValue() }, to: &target)
   }
 
   /// The same as ``description``: never makes a value.
@@ -106,17 +101,6 @@ extension Provider: TextOutputStreamable, CustomDebugStringConvertible {
   public var debugDescription: String { description }
 }
 
-extension Provider: DIParameterModifier, DelayedModifier {
+extension Provider: DelayedModifier {
   typealias Wrapped = T
-  static var delayedName: String { "\(Self.self)" }
-
-  package static func describe(_ request: inout DIRequest) {
-    describeDelayed(&request)
-  }
-
-  package static func resolve(
-    in context: inout DIResolutionContext, tag: Any.Type?
-  ) throws(DIError) -> Self {
-    try makeDelayed(in: &context, tag: tag)
-  }
 }

@@ -13,7 +13,7 @@
 /// let mimi = shelter.kittens.value("Mimi")
 /// ```
 public struct ProviderWithArguments<T, each Argument>: Sendable, CustomStringConvertible {
-  let request: DelayedRequest
+  let core: DelayedCore<KeepsNothing>
 
   /// A new value made with `arguments`; stops the program with the ``DIError`` text when
   /// it cannot be made.
@@ -45,9 +45,7 @@ public struct ProviderWithArguments<T, each Argument>: Sendable, CustomStringCon
   /// let mimi = try kittens.tryValue("Mimi")
   /// ```
   public func tryValue(_ arguments: repeat each Argument) throws(DIError) -> T {
-    var list: [Any] = []
-    for argument in repeat each arguments { list.append(argument) }
-    return try request.resolve(T.self, arguments: list)
+    try core.value(T.self, arguments: argumentList(repeat each arguments))
   }
 }
 
@@ -58,7 +56,7 @@ extension ProviderWithArguments {
   /// print(kittens)   // the provider's type
   /// ```
   public var description: String {
-    request.name
+    core.description
   }
 }
 
@@ -102,20 +100,10 @@ public typealias Provider4<T, A, B, C, D> = ProviderWithArguments<T, A, B, C, D>
 /// ```
 public typealias Provider5<T, A, B, C, D, E> = ProviderWithArguments<T, A, B, C, D, E>
 
-extension ProviderWithArguments: DIParameterModifier, DelayedModifier {
+extension ProviderWithArguments: DelayedModifier {
   typealias Wrapped = T
   static var delayedName: String {
     nameOfDelayed("Provider", T.self, repeat (each Argument).self)
   }
   static var argumentTypes: [ObjectIdentifier]? { identities(of: repeat (each Argument).self) }
-
-  package static func describe(_ request: inout DIRequest) {
-    describeDelayed(&request)
-  }
-
-  package static func resolve(
-    in context: inout DIResolutionContext, tag: Any.Type?
-  ) throws(DIError) -> Self {
-    try makeDelayed(in: &context, tag: tag)
-  }
 }

@@ -213,20 +213,37 @@ protocol ManyElement {
   ) throws(DIError) -> [Self]
 }
 
-/// A delayed parameter type (`Lazy`, `Provider` and their argument forms): made from a
-/// ``DelayedRequest``; `many` gives one per component of the wrapped service.
-protocol DelayedModifier: ManyElement {
+/// A delayed parameter type (`Lazy`, `Provider`, their async forms and the argument forms
+/// of all four): made from a ``DelayedCore``; `many` gives one per component of the
+/// wrapped service.
+protocol DelayedModifier: DIParameterModifier, ManyElement {
   /// The type made later.
   associatedtype Wrapped
-  init(request: DelayedRequest)
+  /// What it keeps of what it resolves.
+  associatedtype Kept: DelayedKeeping
+  init(core: DelayedCore<Kept>)
   /// The name errors and descriptions use: `Lazy<Cat>`, `Provider1<Kitten, String>`.
   static var delayedName: String { get }
   /// The types of the runtime arguments its `value` passes, for the argument forms.
   static var argumentTypes: [ObjectIdentifier]? { get }
+  /// Whether its value is awaited (the async forms).
+  static var isAwaiting: Bool { get }
 }
 
 extension DelayedModifier {
+  static var delayedName: String { "\(Self.self)" }
   static var argumentTypes: [ObjectIdentifier]? { nil }
+  static var isAwaiting: Bool { false }
+
+  package static func describe(_ request: inout DIRequest) {
+    describeDelayed(&request)
+  }
+
+  package static func resolve(
+    in context: inout DIResolutionContext, tag: Any.Type?
+  ) throws(DIError) -> Self {
+    try makeDelayed(in: &context, tag: tag)
+  }
 }
 
 /// The identities of `types`, in order.
@@ -251,6 +268,7 @@ extension DelayedModifier {
   static func describeDelayed(_ request: inout DIRequest) {
     request.isDelayed = true
     request.describe(wrapped: Wrapped.self)
+    if isAwaiting { request.isAwaiting = true }
   }
 
   /// Checks now that `Wrapped` has a single candidate, so an unresolvable one fails where
@@ -261,7 +279,8 @@ extension DelayedModifier {
   ) throws(DIError) -> Self {
     try checkArguments(in: context)
     try context.checkCandidate(Wrapped.self, tag: tag, arguments: argumentTypes.map { .types($0) })
-    return Self(request: DelayedRequest(name: delayedName, context: &context, tag: tag))
+    return Self(
+      core: DelayedCore(request: DelayedRequest(name: delayedName, context: &context, tag: tag)))
   }
 
   /// A delayed value that takes its runtime arguments at `value(…)` cannot also keep those
@@ -279,8 +298,9 @@ extension DelayedModifier {
     return context.components(of: Wrapped.self, tag: tag, inFramework: inFramework).map {
       component in
       Self(
-        request: DelayedRequest(
-          name: delayedName, context: &context, tag: tag, component: component))
+        core: DelayedCore(
+          request: DelayedRequest(
+            name: delayedName, context: &context, tag: tag, component: component)))
     }
   }
 }

@@ -90,14 +90,18 @@ package struct DependencyArcs {
     var stack: [Int] = []
     var calls: [(node: Int, arc: Int)] = []
     var counter = 0
+    /// Numbers `node`, first reached now, and goes into it.
+    func enter(_ node: Int) {
+      index[node] = counter
+      low[node] = counter
+      counter += 1
+      stack.append(node)
+      onStack[node] = true
+      calls.append((node, starts[node]))
+    }
 
     for root in 0..<count where includes(root) && index[root] == -1 {
-      index[root] = counter
-      low[root] = counter
-      counter += 1
-      stack.append(root)
-      onStack[root] = true
-      calls.append((root, starts[root]))
+      enter(root)
       while let (node, arc) = calls.last {
         if arc < starts[node + 1] {
           calls[calls.count - 1].arc = arc + 1
@@ -105,12 +109,7 @@ package struct DependencyArcs {
           guard includes(target), follows(arc, node) else { continue }
           if target == node { selfLoop[node] = true }
           if index[target] == -1 {
-            index[target] = counter
-            low[target] = counter
-            counter += 1
-            stack.append(target)
-            onStack[target] = true
-            calls.append((target, starts[target]))
+            enter(target)
           } else if onStack[target] {
             low[node] = min(low[node], index[target])
           }

@@ -87,7 +87,8 @@ package final class ObjectGraph: Sendable {
   /// A resolution using the graph is over; after the last one the graph holds its objects
   /// weakly and drops its values.
   func leave() {
-    let dropped: [Instance] = state.withLock { state in
+    // What the lock returns is released after it.
+    _ = state.withLock { state -> [Instance] in
       state.users = max(state.users - 1, 0)
       guard state.users == 0 else { return [] }
       var dropped: [Instance] = []
@@ -98,8 +99,6 @@ package final class ObjectGraph: Sendable {
       }
       return dropped
     }
-    // Released here, outside the lock.
-    _ = dropped
   }
 
   func postpone(_ pending: Pending) {

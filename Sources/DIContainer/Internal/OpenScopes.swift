@@ -43,7 +43,9 @@ final class OpenScopes: Sendable {
 
   /// The state of a new scope, open now, and its ticket.
   func open() -> (Locked<DIRequestScope.State>, Ticket) {
-    let (state, ticket, replaced) = places.withLock { places in
+    // A state no scope reopens is released after the lock: what it still holds (an async
+    // making's state) may run deinitializers that open scopes.
+    let (state, ticket, _) = places.withLock { places in
       places.generation += 1
       let generation = places.generation
       guard let index = places.freeWithState.popLast() ?? places.free.popLast() else {
@@ -62,16 +64,15 @@ final class OpenScopes: Sendable {
       places.places[index].openGeneration = generation
       return (places.places[index].state!, Ticket(index: index, generation: generation), replaced)
     }
-    // A state no scope reopens is released here, out of the lock: what it still holds
-    // (an async making's state) may run deinitializers that open scopes.
-    withExtendedLifetime(replaced) {}
     return (state, ticket)
   }
 
   /// Forgets a scope that closed; its place keeps its state while fewer than
   /// ``keptStates`` closed places do.
   func forget(_ ticket: Ticket) {
-    let dropped = places.withLock { places -> Locked<DIRequestScope.State>? in
+    // A dropped state is released after the lock (usually the closing scope still holds
+    // it).
+    _ = places.withLock { places -> Locked<DIRequestScope.State>? in
       guard ticket.index < places.places.count,
         places.places[ticket.index].openGeneration == ticket.generation
       else { return nil }
@@ -83,8 +84,6 @@ final class OpenScopes: Sendable {
       places.freeWithState.append(ticket.index)
       return nil
     }
-    // Released here, out of the lock (usually the closing scope still holds it).
-    withExtendedLifetime(dropped) {}
   }
 
   /// How many scopes were given a closed scope's state, and how many closed places keep
@@ -96,14 +95,13 @@ final class OpenScopes: Sendable {
   /// The states of every scope still open, forgotten now, for `shutdown()` to close; no
   /// state is reused after this.
   func takeAll() -> [Locked<DIRequestScope.State>] {
-    let (open, kept) = places.withLock { places in
+    // The closed scopes' states are released after the lock.
+    let (open, _) = places.withLock { places in
       let open = places.places.compactMap { $0.openGeneration == nil ? nil : $0.state }
       var kept = Places(generation: places.generation, reuses: places.reuses)
       swap(&places, &kept)
       return (open, kept)
     }
-    // The closed scopes' states are released here, out of the lock.
-    withExtendedLifetime(kept) {}
     return open
   }
 }
