@@ -16,9 +16,9 @@ func example_DIContainer_Frameworks_swift_L15() throws {
 #sourceLocation()
 }
 
-// From Sources/DIFrameworks/DIContainer+Frameworks.swift:43
-func example_DIContainer_Frameworks_swift_L43() throws {
-#sourceLocation(file: "Sources/DIFrameworks/DIContainer+Frameworks.swift", line: 44)
+// From Sources/DIFrameworks/DIContainer+Frameworks.swift:42
+func example_DIContainer_Frameworks_swift_L42() throws {
+#sourceLocation(file: "Sources/DIFrameworks/DIContainer+Frameworks.swift", line: 43)
   final class CheckoutFramework: DIFramework {
     static func load(container: DIContainer) {
       container.import(NewsFramework.self)
@@ -28,9 +28,9 @@ func example_DIContainer_Frameworks_swift_L43() throws {
 #sourceLocation()
 }
 
-// From Sources/DIFrameworks/DIContainer+Frameworks.swift:76
-func example_DIContainer_Frameworks_swift_L76() throws {
-#sourceLocation(file: "Sources/DIFrameworks/DIContainer+Frameworks.swift", line: 77)
+// From Sources/DIFrameworks/DIContainer+Frameworks.swift:75
+func example_DIContainer_Frameworks_swift_L75() throws {
+#sourceLocation(file: "Sources/DIFrameworks/DIContainer+Frameworks.swift", line: 76)
   container.register(Invoicer.init).lifetime(.perFramework(.single))  // in BillingFramework
   container.clean(framework: BillingFramework.self)
 #sourceLocation()

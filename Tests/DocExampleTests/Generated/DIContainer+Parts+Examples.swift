@@ -16,9 +16,9 @@ func example_DIContainer_Parts_swift_L14() throws {
 #sourceLocation()
 }
 
-// From Sources/DIParts/DIContainer+Parts.swift:34
-func example_DIContainer_Parts_swift_L34() throws {
-#sourceLocation(file: "Sources/DIParts/DIContainer+Parts.swift", line: 35)
+// From Sources/DIParts/DIContainer+Parts.swift:33
+func example_DIContainer_Parts_swift_L33() throws {
+#sourceLocation(file: "Sources/DIParts/DIContainer+Parts.swift", line: 34)
   container.register(FileStore.init).lifetime(.perPart(.single))  // in StoragePart
   container.clean(part: StoragePart.self)
 #sourceLocation()

@@ -26,9 +26,9 @@ func example_DIManyInFramework_swift_L17() throws {
 #sourceLocation()
 }
 
-// From Sources/DIFrameworks/DIManyInFramework.swift:30
-func example_DIManyInFramework_swift_L30() throws {
-#sourceLocation(file: "Sources/DIFrameworks/DIManyInFramework.swift", line: 31)
+// From Sources/DIFrameworks/DIManyInFramework.swift:34
+func example_DIManyInFramework_swift_L34() throws {
+#sourceLocation(file: "Sources/DIFrameworks/DIManyInFramework.swift", line: 35)
   container.register { Router(routes: manyInFramework($0)) }
 #sourceLocation()
 }
