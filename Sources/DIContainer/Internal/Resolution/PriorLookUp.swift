@@ -34,7 +34,7 @@ extension DIContainer {
         let single = UnsafeSnapshotAccess.lookUpWithoutContext(
           ServiceKey(type), in: self, for: request)
       else { return nil }
-      if let cell = single.borrow(\.cell),
+      if let cell = single.borrow({ $0.cell }),
         let object = cell.borrow({ $0.publishedObject(for: request) })
       {
         return object

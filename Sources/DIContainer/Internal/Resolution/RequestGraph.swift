@@ -70,11 +70,10 @@ struct RequestGraph {
       // Each instance is released after the access that removed it: a deinitializer that
       // resolves uses the request's inline graphs.
       let base = base
-      let state = request.object.state
-      while state.withInlineGraphs({ $0.count(from: base) }) > 0 {
-        _ = state.withInlineGraphs { $0.removeLast() }
+      while request.borrow({ $0.state.withInlineGraphs { $0.count(from: base) } }) > 0 {
+        _ = request.borrow { $0.state.withInlineGraphs { $0.removeLast() } }
       }
-      _ = state.withInlineGraphs { $0.forgetObject(of: inlineID) }
+      _ = request.borrow { $0.state.withInlineGraphs { $0.forgetObject(of: inlineID) } }
     }
     object?.leave()
   }

@@ -14,7 +14,7 @@ import Synchronization
 /// so a request allocates nothing of its own; only its own thread touches its mutable
 /// state. Other threads read only ``hazard`` and ``objectHazard`` (see ``UnsafeSnapshotAccess``
 /// and ``UnsafePublishedObject``).
-final class ResolutionRequest: Sendable {
+final class ResolutionRequest: UnsafeRequestState, @unchecked Sendable {
   /// A component under construction.
   struct Frame {
     /// How asking again for a component under construction ends.
@@ -54,11 +54,14 @@ final class ResolutionRequest: Sendable {
 
     /// The bit of the component under construction in ``ResolutionRequest/buildingBits``.
     @inline(__always)
-    var bit: UInt64 { owner.borrow(\.buildingBit) }
+    var bit: UInt64 { owner.borrow { $0.buildingBit } }
   }
 
-  /// What only the request's own thread reads and writes (see the type's documentation).
-  let state = UnsafeRequestState()
+  /// What only the request's own thread reads and writes (see the type's documentation):
+  /// the inherited fields, named as such.
+  var state: UnsafeRequestState {
+    @inline(__always) get { self }
+  }
   /// The snapshot the outermost context reads, published for containers that free old
   /// snapshots (hazard pointer).
   let hazard = Atomic<UInt>(0)
@@ -68,7 +71,7 @@ final class ResolutionRequest: Sendable {
   /// Below this address, the thread's stack is too short for another component.
   private let stackLimit: UInt
 
-  init() {
+  override init() {
     stackLimit = StackBounds.limit()
   }
 

@@ -78,7 +78,7 @@ struct RequestHandle: ~Copyable {
     let (access, openMakingsMark, inlineGraphBase) = request.borrow { request in
       let access = UnsafeSnapshotAccess.begin(container, for: request)
       request.state.contexts += 1
-      return (access, request.openMakingsMark, request.state.withInlineGraphs(\.base))
+      return (access, request.openMakingsMark, request.state.withInlineGraphs { $0.base })
     }
     self.access = access
     self.openMakingsMark = openMakingsMark

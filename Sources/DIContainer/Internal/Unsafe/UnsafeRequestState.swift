@@ -1,12 +1,15 @@
 /// The mutable state of a thread's ``ResolutionRequest``, read and written with no
 /// exclusivity checks: the only place the library turns them off.
 ///
+/// ``ResolutionRequest`` inherits it, so reaching a field costs no more than reaching one
+/// of its own (a separate object would add a load to every frame pushed and popped).
+///
 /// Only the request's own thread touches this state (a request is per thread, see
 /// ``ResolutionRequest``), so a dynamic exclusivity check could never find a conflict, and
 /// every component built would pay for several of them. Each field is reached through the
 /// accessors below, so no other file opts out of the checks.
 @safe
-final class UnsafeRequestState: @unchecked Sendable {
+class UnsafeRequestState: @unchecked Sendable {
   @exclusivity(unchecked) private var _frames = UnsafeFrameStack()
   @exclusivity(unchecked) private var _buildingBits: UInt64 = 0
   @exclusivity(unchecked) private var _openMakings: [(_ keep: Bool) -> Void] = []
@@ -25,74 +28,74 @@ final class UnsafeRequestState: @unchecked Sendable {
   }
 
   /// How many components are under construction.
-  var frameCount: Int {
+  final var frameCount: Int {
     @inline(__always) get { unsafe _frames.count }
   }
 
   /// The frame at `index` (0: the outermost), which must be below ``frameCount``.
   @inline(__always)
-  func frame(at index: Int) -> ResolutionRequest.Frame { unsafe _frames[index] }
+  final func frame(at index: Int) -> ResolutionRequest.Frame { unsafe _frames[index] }
 
   /// Pushes the frame of a component whose construction begins.
   @inline(__always)
-  func pushFrame(_ frame: ResolutionRequest.Frame) { unsafe _frames.push(frame) }
+  final func pushFrame(_ frame: ResolutionRequest.Frame) { unsafe _frames.push(frame) }
 
   /// Pops the innermost frame.
   @inline(__always)
-  func popFrame() -> ResolutionRequest.Frame { unsafe _frames.pop() }
+  final func popFrame() -> ResolutionRequest.Frame { unsafe _frames.pop() }
 
   /// One bit per component under construction (see ``ResolutionRequest``).
-  var buildingBits: UInt64 {
+  final var buildingBits: UInt64 {
     @inline(__always) get { unsafe _buildingBits }
     @inline(__always) set { unsafe _buildingBits = newValue }
   }
 
   /// What to do with the makings left open by the resolutions running.
   @inline(__always)
-  func withOpenMakings<Result>(_ body: (inout [(_ keep: Bool) -> Void]) -> Result) -> Result {
+  final func withOpenMakings<Result>(_ body: (inout [(_ keep: Bool) -> Void]) -> Result) -> Result {
     unsafe body(&_openMakings)
   }
 
   /// Where a trapping form reaching the container through `tryResolve` was called.
-  var pendingSite: CallSite? {
+  final var pendingSite: CallSite? {
     @inline(__always) get { unsafe _pendingSite }
     @inline(__always) set { unsafe _pendingSite = newValue }
   }
 
   /// The instances an asynchronous request's async factories made (see
   /// ``PreparedInstances``).
-  var prepared: PreparedInstances? {
+  final var prepared: PreparedInstances? {
     @inline(__always) get { unsafe _prepared }
     @inline(__always) set { unsafe _prepared = newValue }
   }
 
   /// How many resolution contexts of the thread are running, one inside the other.
-  var contexts: Int {
+  final var contexts: Int {
     @inline(__always) get { unsafe _contexts }
     @inline(__always) set { unsafe _contexts = newValue }
   }
 
   /// How many reusable instances the thread has built.
-  var reusableBuilds: Int {
+  final var reusableBuilds: Int {
     @inline(__always) get { unsafe _reusableBuilds }
     @inline(__always) set { unsafe _reusableBuilds = newValue }
   }
 
   /// The `.prototype` postponements whose work led to the postponed work being done.
-  var postponedBy: [ObjectGraph.Postponement] {
+  final var postponedBy: [ObjectGraph.Postponement] {
     @inline(__always) get { unsafe _postponedBy }
     @inline(__always) set { unsafe _postponedBy = newValue }
   }
 
   /// While postponed work runs: its path, and the frames pushed before it began.
-  var postponedWork: (path: PostponedPath, frames: Int) {
+  final var postponedWork: (path: PostponedPath, frames: Int) {
     @inline(__always) get { unsafe _postponedWork }
     @inline(__always) set { unsafe _postponedWork = newValue }
   }
 
   /// The `.objectGraph` instances of the thread's resolutions whose graphs no object keeps.
   @inline(__always)
-  func withInlineGraphs<Result>(_ body: (inout InlineGraphs) -> Result) -> Result {
+  final func withInlineGraphs<Result>(_ body: (inout InlineGraphs) -> Result) -> Result {
     unsafe body(&_inlineGraphs)
   }
 }
