@@ -65,8 +65,7 @@ let package = Package(
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "Metrics", package: "swift-metrics"),
-      ],
-      swiftSettings: strictSettings),
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -76,9 +76,11 @@ public struct DIRequestScopeMiddleware<Context: DIRequestContext>: RouterMiddlew
         try await body.write(writer)
       } catch {
         await scope.closeAwaitingHooks()
-        if !(error is any HTTPResponseError) {
-          logger.error("writing the response body failed: \(String(describing: error))")
-        }
+        // A DIError of a streamed body is the server's fault; anything else here is most
+        // often the client going away.
+        logger.log(
+          level: error is DIError ? .error : .debug,
+          "writing the response body failed: \(String(describing: error))")
         throw error
       }
       await scope.closeAwaitingHooks()

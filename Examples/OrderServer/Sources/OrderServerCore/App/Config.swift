@@ -1,4 +1,4 @@
-public import Configuration
+import Configuration
 import Foundation
 public import Logging
 

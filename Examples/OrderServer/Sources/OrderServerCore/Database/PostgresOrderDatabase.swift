@@ -8,6 +8,9 @@ public final class PostgresOrderDatabase: OrderDatabase {
   private let client: PostgresClient
   private let logger: Logger
 
+  /// The advisory lock's key while the schema is created.
+  private static let schemaLock = 0x6f72_6465_7273
+
   private init(client: PostgresClient, logger: Logger) {
     self.client = client
     self.logger = logger
@@ -40,15 +43,27 @@ public final class PostgresOrderDatabase: OrderDatabase {
   public static func open(client: PostgresClient, logger: Logger) async throws
     -> PostgresOrderDatabase
   {
-    try await client.query(
-      """
-      CREATE TABLE IF NOT EXISTS orders (
-        id BIGSERIAL PRIMARY KEY, customer TEXT NOT NULL, items TEXT NOT NULL,
-        total BIGINT NOT NULL, status TEXT NOT NULL)
-      """, logger: logger)
+    // Servers starting together would race in CREATE TABLE IF NOT EXISTS (a unique
+    // violation in the catalog): an advisory lock makes them take turns.
+    try await client.withConnection { connection in
+      try await connection.query("SELECT pg_advisory_lock(\(schemaLock))", logger: logger)
+      do {
+        try await connection.query(
+          """
+          CREATE TABLE IF NOT EXISTS orders (
+            id BIGSERIAL PRIMARY KEY, customer TEXT NOT NULL, items TEXT NOT NULL,
+            total BIGINT NOT NULL, status TEXT NOT NULL)
+          """, logger: logger)
+      } catch {
+        _ = try? await connection.query("SELECT pg_advisory_unlock(\(schemaLock))", logger: logger)
+        throw error
+      }
+      try await connection.query("SELECT pg_advisory_unlock(\(schemaLock))", logger: logger)
+    }
     return PostgresOrderDatabase(client: client, logger: logger)
   }
 
+  /// Saves `order` under the next number (`RETURNING id`).
   public func insert(_ order: Order) async throws -> Order {
     let items = try OrderLines.text(order.items)
     let rows = try await client.query(
@@ -64,6 +79,7 @@ public final class PostgresOrderDatabase: OrderDatabase {
     throw MalformedOrderRow(id: 0)
   }
 
+  /// The order numbered `id`, if any.
   public func order(_ id: Int) async throws -> Order? {
     let rows = try await client.query(
       "SELECT customer, items, total, status FROM orders WHERE id = \(id)", logger: logger)

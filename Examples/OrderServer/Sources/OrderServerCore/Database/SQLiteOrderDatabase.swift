@@ -35,6 +35,7 @@ public final class SQLiteOrderDatabase: OrderDatabase {
     return SQLiteOrderDatabase(connection: connection)
   }
 
+  /// Saves `order` under the next number (`RETURNING id`).
   public func insert(_ order: Order) async throws -> Order {
     let rows = try await rows(
       "INSERT INTO orders (customer, items, total, status) VALUES (?, ?, ?, ?) RETURNING id",
@@ -48,6 +49,7 @@ public final class SQLiteOrderDatabase: OrderDatabase {
     return saved
   }
 
+  /// The order numbered `id`, if any.
   public func order(_ id: Int) async throws -> Order? {
     let rows = try await rows(
       "SELECT customer, items, total, status FROM orders WHERE id = ?", [.integer(id)])
@@ -62,6 +64,7 @@ public final class SQLiteOrderDatabase: OrderDatabase {
       status: status)
   }
 
+  /// Closes the connection.
   public func close() async {
     try? await connection.close()
   }
