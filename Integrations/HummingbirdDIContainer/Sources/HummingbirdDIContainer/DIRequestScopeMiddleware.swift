@@ -20,7 +20,9 @@ import Logging
 /// An error that is not an HTTP response (a `DIError` of a failed resolution, or any other
 /// error a handler throws) is logged with the request's logger at `.error` with its whole
 /// text, counted (``DIMetrics/resolutionFailures``, for a `DIError`), and answered 500 with
-/// the request's id; an `HTTPError` (a 400, a 404) goes on as it is.
+/// the request's id; an `HTTPError` (a 400, a 404) goes on as it is. Once the body is being
+/// written the status is sent: a `DIError` then is logged at `.error`, any other failure (most
+/// often the client going away) at `.debug`.
 ///
 /// ```swift
 /// let router = Router(context: DIBasicRequestContext.self)
