@@ -46,42 +46,47 @@ swift build -c release --product OrderServer 2>&1 | tail -n 1
 bin="$(swift build -c release --show-bin-path)"
 server="$bin/OrderServer"
 
+work=$(mktemp -d)
 pid=""
 stop() { if [ -n "$pid" ]; then kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; pid=""; fi; }
-trap stop EXIT
+trap 'stop; rm -rf "$work"' EXIT
 
-# Starts the server with "$@" on a free port, waits until it answers, prints the port.
+# Starts the server with "$@" on a free port and waits until it answers; sets `port` and
+# `pid` (in this shell, never in a `$(…)` subshell, so `stop` and the EXIT trap see the pid).
 start() {
-  local port
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  "$server" --host 127.0.0.1 --port "$port" --log-level warning "$@" >/dev/null 2>&1 &
+  "$server" --host 127.0.0.1 --port "$port" --log-level warning \
+    --database-path "$work/orders.sqlite" "$@" >/dev/null 2>&1 &
   pid=$!
   for _ in $(seq 100); do
-    curl -sf "http://127.0.0.1:$port/stock" >/dev/null 2>&1 && { echo "$port"; return; }
+    curl -sf "http://127.0.0.1:$port/stock" >/dev/null 2>&1 && return
     sleep 0.1
   done
   echo "the server did not start" >&2
   exit 1
 }
 
-# wrk against one wiring; prints its requests/s.
+# wrk against one wiring; appends its requests/s to the variable named $1.
 measure() {
-  local port rate
-  port=$(start "$@")
+  local into=$1 rate
+  shift
+  start "$@"
   wrk -t2 -c"$connections" -d"${duration}s" --timeout 5s "http://127.0.0.1:$port/stock" \
-    >/tmp/order-server-wrk.txt
+    >"$work/wrk.txt"
   stop
-  rate=$(awk '/^Requests\/sec/ { print $2 }' /tmp/order-server-wrk.txt)
-  grep -E "Non-2xx|Socket errors" /tmp/order-server-wrk.txt >&2 || true
-  echo "$rate"
+  rate=$(awk '/^Requests\/sec/ { print $2 }' "$work/wrk.txt")
+  grep -E "Non-2xx|Socket errors" "$work/wrk.txt" >&2 || true
+  printf -v "$into" '%s %s' "${!into}" "$rate"
 }
 
 echo "wrk: $rounds × ${duration}s per wiring, $connections connections, GET /stock"
 via_di="" by_hand=""
 for _ in $(seq "$rounds"); do
-  via_di+=" $(measure)"
-  by_hand+=" $(measure --hand)"
+  measure via_di
+  measure by_hand --hand
 done
+ratios=$(paste <(tr ' ' '\n' <<<"${via_di# }") <(tr ' ' '\n' <<<"${by_hand# }") |
+  awk '{ printf "%.2f ", $1 / $2 }')
 
 # Instructions of the request loop without HTTP, from callgrind's totals. valgrind 3.19
 # cannot read DWARF 5, so it runs a copy without debug information (symbols stay);
@@ -95,13 +100,11 @@ instructions() {
 cost=""
 if command -v valgrind >/dev/null && command -v objcopy >/dev/null; then
   echo "callgrind: $requests and $((2 * requests)) requests without HTTP, each wiring"
-  work=$(mktemp -d)
   objcopy --strip-debug "$server" "$work/OrderServer"
   di_n=$(instructions --requests "$requests")
   di_2n=$(instructions --requests $((2 * requests)))
   hand_n=$(instructions --hand --requests "$requests")
   hand_2n=$(instructions --hand --requests $((2 * requests)))
-  rm -rf "$work"
   di_each=$(((di_2n - di_n) / requests))
   hand_each=$(((hand_2n - hand_n) / requests))
   cost="$di_each instructions via the container, $hand_each by hand:"
@@ -110,8 +113,13 @@ fi
 
 printf '\n%-34s %s\n' "requests/s, wired by the container" "$via_di"
 printf '%-34s %s\n' "requests/s, wired by hand" "$by_hand"
+printf '%-34s %s\n' "ratio, each pair (container/hand)" "$ratios"
 if [ -n "$cost" ]; then
   printf '%-34s %s\n' "DI cost per request" "$cost"
 else
   echo "DI cost per request: valgrind (and objcopy) are not installed"
 fi
+stop
+left=$(pgrep -f "$server" || true)
+echo "order servers still running: ${left:-none}"
+[ -z "$left" ]

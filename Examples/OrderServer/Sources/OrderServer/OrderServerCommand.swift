@@ -9,10 +9,13 @@ import Synchronization
 
 /// The order server's command line.
 ///
-/// - `OrderServer [--host H] [--port P] [--log-level L] [--hand] [--without-notifications]`
-///   serves on 127.0.0.1:8080 by default until SIGTERM or SIGINT. `--hand` serves
-///   `GET /stock` wired by hand (for the load script); `--without-notifications` leaves a
-///   framework out, so the graph's validation fails start-up with its report and status 1.
+/// - `OrderServer [--host H] [--port P] [--log-level L] [--database-path F] [--database-url U]
+///   [--hand] [--without-notifications]` serves on 127.0.0.1:8080 by default until SIGTERM or
+///   SIGINT; the settings come from the command line and the environment (``Config``).
+///   `--hand` serves `GET /stock` wired by hand (for the load script);
+///   `--without-notifications` leaves a framework out, so the graph's validation fails
+///   start-up with its report and status 1. An unknown flag or a bad value prints the usage
+///   and exits with status 64.
 /// - `OrderServer cost [--hand] [--requests N]` runs the work of `GET /stock` without HTTP,
 ///   N times, through the container or wired by hand: what `Scripts/load.sh` counts with
 ///   callgrind.
@@ -29,6 +32,9 @@ enum OrderServerCommand {
       } else {
         try runBlocking { try await serve(arguments) }
       }
+    } catch let error as UsageError {
+      FileHandle.standardError.write(Data("\(error)\n".utf8))
+      exit(64)
     } catch {
       FileHandle.standardError.write(Data("\(error)\n".utf8))
       exit(1)
@@ -37,23 +43,21 @@ enum OrderServerCommand {
 
   /// Serves until SIGTERM or SIGINT.
   static func serve(_ arguments: [String]) async throws {
+    let config = try Config.load(
+      arguments: arguments, environment: ProcessInfo.processInfo.environment)
     var logger = Logger(label: "order-server")
-    logger.logLevel =
-      value("--log-level", in: arguments).flatMap { Logger.Level(rawValue: $0) } ?? .info
+    logger.logLevel = config.logLevel
     DISetting.Log.bridge(to: logger)
-    let port = value("--port", in: arguments).flatMap(Int.init) ?? 8080
     let configuration = ApplicationConfiguration(
-      address: .hostname(value("--host", in: arguments) ?? "127.0.0.1", port: port),
-      serverName: "OrderServer")
+      address: .hostname(config.host, port: config.port), serverName: "OrderServer")
 
-    if arguments.contains("--hand") {
+    if config.handWired {
       let app = try await HandWiredApp(tracker: ResourceTracker())
       try await app.application(configuration: configuration, logger: logger).runService()
       return
     }
     let tracker = ResourceTracker()
-    let container = OrderContainer.make(
-      tracker: tracker, withNotifications: !arguments.contains("--without-notifications"))
+    let container = try OrderContainer.make(config: config, tracker: tracker, logger: logger)
     do {
       try await OrderContainer.boot(container)
     } catch {
@@ -71,6 +75,7 @@ enum OrderServerCommand {
   /// Runs the request loop without HTTP and prints its checksum.
   static func cost(_ arguments: [String]) async throws {
     let requests = value("--requests", in: arguments).flatMap(Int.init) ?? 1000
+    guard requests > 0 else { throw UsageError("cost: --requests must be a positive number") }
     DISetting.Log.level = .none
     let checksum: Int
     let byHand = arguments.contains("--hand")
@@ -78,7 +83,9 @@ enum OrderServerCommand {
       let app = try await HandWiredApp(tracker: ResourceTracker())
       checksum = CostLoop.byHand(app, requests: requests)
     } else {
-      let container = OrderContainer.make(tracker: ResourceTracker())
+      var config = Config()
+      config.databasePath = ":memory:"
+      let container = try OrderContainer.make(config: config, tracker: ResourceTracker())
       try await OrderContainer.boot(container)
       checksum = try await CostLoop.viaContainer(container, requests: requests)
     }

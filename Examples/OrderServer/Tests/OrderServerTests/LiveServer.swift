@@ -1,4 +1,5 @@
 import DIContainer
+import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
@@ -7,13 +8,32 @@ import ServiceLifecycle
 
 /// A real order server on 127.0.0.1 and a free port, run in a service group as `runService()`
 /// runs it; `run` gracefully shuts it down once `body` returns, and returns after the group
-/// (the container's shutdown included) has finished.
+/// (the container's shutdown included) has finished. Its orders go to PostgreSQL when
+/// `DATABASE_URL` is set (CI runs the tests a second time under `Scripts/with-postgres.sh`),
+/// else to a new SQLite file.
 struct LiveServer {
   let tracker = ResourceTracker()
   let container: DIContainer
 
-  init() {
-    container = OrderContainer.make(tracker: tracker)
+  init(config: Config = LiveServer.config()) throws {
+    container = try OrderContainer.make(config: config, tracker: tracker)
+  }
+
+  /// The tests' settings: `DATABASE_URL` from the environment, or an SQLite file of its own
+  /// in a new temporary folder (or `sqlitePath`).
+  static func config(sqlitePath: String? = nil) -> Config {
+    var config = Config()
+    config.databaseURL = ProcessInfo.processInfo.environment["DATABASE_URL"]
+    config.databasePath = sqlitePath ?? temporaryDatabasePath()
+    return config
+  }
+
+  /// A path in a new temporary folder, for an SQLite file.
+  static func temporaryDatabasePath() -> String {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("order-server-tests-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder.appendingPathComponent("orders.sqlite").path
   }
 
   /// Boots the container, serves, runs `body` with the port, then shuts down.
@@ -31,9 +51,15 @@ struct LiveServer {
       logger: logger, onServerRunning: { portSink.yield($0) })
     let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
     return try await withThrowingTaskGroup(of: Void.self) { tasks in
-      tasks.addTask { try await group.run() }
+      tasks.addTask {
+        defer { portSink.finish() }  // a server that fails to start ends the wait for its port
+        try await group.run()
+      }
       var iterator = ports.makeAsyncIterator()
-      guard let port = await iterator.next() else { throw CancellationError() }
+      guard let port = await iterator.next() else {
+        try await tasks.waitForAll()  // the group's error
+        throw CancellationError()
+      }
       do {
         let value = try await body(port)
         await group.triggerGracefulShutdown()

@@ -8,8 +8,8 @@ import Logging
 import OrderServerCore
 import Testing
 
-/// The order server, running for real on 127.0.0.1: one suite, serialized, since the log
-/// bridge test sets process-wide settings and the load test wants the cores.
+/// The order server, running for real on 127.0.0.1: one suite, serialized, since the
+/// concurrency test wants the cores.
 @Suite(.serialized, .timeLimit(.minutes(1)))
 struct OrderServerTests {
   static let json: HTTPFields = [.contentType: "application/json"]
@@ -20,7 +20,7 @@ struct OrderServerTests {
   }
 
   @Test func routesCreateAndReadOrdersAndShowStock() async throws {
-    let server = LiveServer()
+    let server = try LiveServer()
     try await server.run { port in
       try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
         let created = try await client.post(
@@ -56,7 +56,7 @@ struct OrderServerTests {
   }
 
   @Test func theScopeClosesAfterAStreamedBodyIsWritten() async throws {
-    let server = LiveServer()
+    let server = try LiveServer()
     try await server.run { port in
       try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
         let response = try await client.get("/stock/stream?rounds=3&pauseMs=5")
@@ -72,7 +72,7 @@ struct OrderServerTests {
   @Test func theNaiveMiddlewareWouldCloseTheScopeBeforeTheBody() async throws {
     // What this suite guards against: closing the scope when the route returns.
     let tracker = ResourceTracker()
-    let container = OrderContainer.make(tracker: tracker)
+    let container = try OrderContainer.make(config: LiveServer.config(), tracker: tracker)
     try await OrderContainer.boot(container)
     let router = Router(context: DIBasicRequestContext.self)
     router.add(middleware: NaiveScopeMiddleware(container: container))
@@ -86,7 +86,7 @@ struct OrderServerTests {
   }
 
   @Test func theScopeClosesWhenTheClientGoesAwayMidStream() async throws {
-    let server = LiveServer()
+    let server = try LiveServer()
     try await server.run { port in
       let client = TestClient(host: "127.0.0.1", port: port)
       client.connect()
@@ -105,7 +105,7 @@ struct OrderServerTests {
   }
 
   @Test func concurrentRequestsShareNoScopedInstance() async throws {
-    let server = LiveServer()
+    let server = try LiveServer()
     let count = 100
     let heads = try await server.run { port in
       try await withThrowingTaskGroup(of: HTTPFields.self) { group in
@@ -133,7 +133,7 @@ struct OrderServerTests {
   }
 
   @Test func gracefulShutdownWaitsForTheServerThenClosesEveryPoolOnce() async throws {
-    let server = LiveServer()
+    let server = try LiveServer()
     let streamed = try await server.run(
       { port in
         // A slow streamed response in flight when the shutdown begins.
@@ -163,7 +163,9 @@ struct OrderServerTests {
 
   @Test func aBrokenGraphFailsStartUpWithTheReport() async throws {
     let tracker = ResourceTracker()
-    let container = OrderContainer.make(tracker: tracker, withNotifications: false)
+    var config = LiveServer.config()
+    config.withNotifications = false
+    let container = try OrderContainer.make(config: config, tracker: tracker)
     let error = await #expect(throws: DIGraphValidationError.self) {
       try await OrderContainer.boot(container)
     }
@@ -171,33 +173,6 @@ struct OrderServerTests {
     #expect(report.contains("CreateOrderHandler"))
     #expect(report.contains("needs Notifier"))
     #expect(tracker.openCounts.isEmpty)  // no pool connected before the graph was checked
-  }
-
-  @Test func theLogBridgeMapsLevelsAndKeepsMetadata() async throws {
-    let (savedLevel, savedFn) = (DISetting.Log.level, DISetting.Log.fn)
-    defer { (DISetting.Log.level, DISetting.Log.fn) = (savedLevel, savedFn) }
-    let records = RecordedLogs()
-    var logger = Logger(label: "di") { _ in RecordingHandler(records: records) }
-    logger.logLevel = .notice
-    logger[metadataKey: "service"] = "orders"
-    DISetting.Log.bridge(to: logger)
-    #expect(DISetting.Log.level == .warning)
-
-    logger.logLevel = .info
-    DISetting.Log.bridge(to: logger)
-    #expect(DISetting.Log.level == .info)
-    let container = DIContainer()
-    container.register { 1 }.lifetime(.perContainer(.single)).onClean { _ in }
-    let _: Int = container.resolve()
-    await container.shutdown()  // logs "shutting down: …" at info
-    let line = try #require(records.all.first { $0.message.contains("shutting down") })
-    #expect(line.level == .info)
-    #expect(line.metadata["service"] == "orders")
-    #expect(line.metadata["di.level"] == "info")
-    #expect(Logger.Level(DILogLevel.verbose) == .debug)
-    #expect(Logger.Level(DILogLevel.error) == .error)
-    #expect(DILogLevel(Logger.Level.trace) == .verbose)
-    #expect(DILogLevel(Logger.Level.critical) == .error)
   }
 
   @Test func aRouteWithoutTheMiddlewareAnswers500NotACrash() async throws {

@@ -19,9 +19,8 @@ public enum CostLoop {
     var checksum = 0
     for index in 0..<requests {
       let scope = container.makeScope()
-      if let info: HTTPRequestInfo = scope.resolve() {
-        info.set(id: "\(index)", method: .get, path: "/stock", logger: logger)
-      }
+      let info: HTTPRequestInfo = try scope.tryResolve()
+      info.set(id: "\(index)", method: .get, path: "/stock", logger: logger)
       let handler: StockHandler = try await scope.resolveAsync()
       checksum &+= handler.list().count
       await scope.closeAwaitingHooks()

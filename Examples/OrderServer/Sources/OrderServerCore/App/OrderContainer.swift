@@ -1,25 +1,33 @@
 public import DIContainer
 import DIFrameworks
 import HummingbirdDIContainer
+public import Logging
+import PostgresNIO
+import ServiceLifecycle
 
-/// The server's composition: the three frameworks, the orders, and the per-request objects.
+/// The server's composition: the settings, the three frameworks, the orders' database, and
+/// the per-request objects.
 public enum OrderContainer {
   /// Registers everything the server needs in a new container.
   ///
   /// - Parameters:
+  ///   - config: The settings: which database, and whether Notifications is in.
   ///   - tracker: Where pools and request logs report; one per container.
-  ///   - withNotifications: `false` leaves NotificationsFramework out: a misconfigured
-  ///     graph (the order handler's `Notifier` is missing), which ``boot(_:)`` rejects.
+  ///   - logger: The server's logger, for the database clients.
   /// - Returns: The container, not validated yet.
-  public static func make(tracker: ResourceTracker, withNotifications: Bool = true) -> DIContainer {
+  /// - Throws: ``UsageError`` for a `DATABASE_URL` that is not a PostgreSQL URL.
+  public static func make(
+    config: Config, tracker: ResourceTracker, logger: Logger = Logger(label: "order-server")
+  ) throws(UsageError) -> DIContainer {
     let container = DIContainer()
+    container.register { config }.lifetime(.perContainer(.single))
     container.register { tracker }.lifetime(.perContainer(.single))
-    if withNotifications {
+    if config.withNotifications {
       container.append(framework: NotificationsFramework.self)  // imports Billing
     } else {
       container.append(framework: BillingFramework.self)
     }
-    container.register(OrderStore.init).lifetime(.perContainer(.single))
+    try registerDatabase(in: container, config: config, logger: logger)
     // What one request owns: made once in its scope, dropped when the scope closes.
     container.register { HTTPRequestInfo() }.lifetime(.scoped)
     container.register(RequestLog.init).lifetime(.scoped).onClean { $0.close() }
@@ -31,9 +39,46 @@ public enum OrderContainer {
     return container
   }
 
-  /// Validates the graph, then connects the pools, before the server listens.
+  /// The orders' database: PostgreSQL when the settings name one (its `PostgresClient` a
+  /// `Service` component, run by `DIContainerService`), else the SQLite file; either opens
+  /// with `await`, creates its schema, records its opening time (`DIMetrics.timed`), and
+  /// closes in an async `onClean` hook.
+  static func registerDatabase(in container: DIContainer, config: Config, logger: Logger)
+    throws(UsageError)
+  {
+    guard let url = config.databaseURL else {
+      let path = config.databasePath
+      container.register { () async throws -> SQLiteOrderDatabase in
+        try await DIMetrics.timed("SQLiteOrderDatabase") {
+          try await SQLiteOrderDatabase.open(path: path, logger: logger)
+        }
+      }
+      .as((any OrderDatabase).self)
+      .lifetime(.perContainer(.single))
+      .onClean { await $0.close() }
+      return
+    }
+    guard let configuration = PostgresOrderDatabase.configuration(url: url) else {
+      throw UsageError("DATABASE_URL: not a postgres://user:password@host:port/database URL")
+    }
+    container.register { PostgresClient(configuration: configuration, backgroundLogger: logger) }
+      .as((any Service).self)
+      .lifetime(.perContainer(.single))
+    container.register { (client: PostgresClient) async throws -> PostgresOrderDatabase in
+      try await DIMetrics.timed("PostgresOrderDatabase") {
+        try await PostgresOrderDatabase.open(client: client, logger: logger)
+      }
+    }
+    .as((any OrderDatabase).self)
+    .lifetime(.perContainer(.single))
+    .onClean { await $0.close() }
+  }
+
+  /// Validates the graph, then connects the pools, before the server listens. The orders'
+  /// database opens later, once the service group runs (a `PostgresClient` answers only
+  /// while its `run()` runs): ``openDatabase(_:)``.
   ///
-  /// - Parameter container: A container from ``make(tracker:withNotifications:)``.
+  /// - Parameter container: A container from ``make(config:tracker:logger:)``.
   /// - Throws: The validation report (`DIGraphValidationError`) of a misconfigured graph;
   ///   the `DIError` of a pool that could not connect.
   public static func boot(_ container: DIContainer) async throws {
@@ -41,5 +86,14 @@ public enum OrderContainer {
     let _: any StockService = try await container.resolveAsync()
     let _: any BillingService = try await container.resolveAsync()
     let _: any Notifier = try await container.resolveAsync()
+  }
+
+  /// Opens the orders' database and creates its schema: run before the server listens,
+  /// while the container's `Service` components run.
+  ///
+  /// - Parameter container: A booted container.
+  /// - Throws: The `DIError` of a database that could not be opened.
+  public static func openDatabase(_ container: DIContainer) async throws {
+    let _: any OrderDatabase = try await container.resolveAsync()
   }
 }

@@ -1,12 +1,14 @@
 public import DIContainer
 public import Hummingbird
 import HummingbirdDIContainer
-import Logging
+public import Logging
 
 /// Builds the server: the router with the request-scope middleware and the routes, and the
-/// container's shutdown service, run before the HTTP server so it shuts down after it.
+/// container's service (its `Service` components, then its shutdown), run before the HTTP
+/// server so it stops after it.
 public enum OrderServerApp {
-  /// Makes the application of a booted container.
+  /// Makes the application of a booted container; the orders' database opens before the
+  /// server listens.
   ///
   /// - Parameters:
   ///   - container: A container from `OrderContainer.make`, booted.
@@ -21,10 +23,12 @@ public enum OrderServerApp {
     let router = Router(context: DIBasicRequestContext.self)
     router.add(middleware: DIRequestScopeMiddleware(container: container))
     OrderRoutes.add(to: router)
-    return Application(
+    var app = Application(
       router: router, configuration: configuration,
-      services: [DIContainerService(container: container)],
+      services: [DIContainerService(container: container, logger: logger)],
       onServerRunning: { await onServerRunning($0.localAddress?.port ?? 0) },
       logger: logger)
+    app.beforeServerStarts { try await OrderContainer.openDatabase(container) }
+    return app
   }
 }

@@ -35,7 +35,8 @@ public final class CreateOrderHandler: Sendable {
   /// - Parameter new: What the customer orders.
   /// - Returns: 201 with the order; headers name the request's id, unit of work and log
   ///   (`x-request-id`, `x-unit-of-work`, `x-request-log`, `x-unit-of-work-log`).
-  public func create(_ new: NewOrder) -> EditedResponse<Order> {
+  /// - Throws: The database's error.
+  public func create(_ new: NewOrder) async throws -> EditedResponse<Order> {
     var order = Order(
       id: 0, customer: new.customer, items: new.items, total: 0, status: .outOfStock)
     if let subtotal = stock.reserve(new.items) {
@@ -47,7 +48,7 @@ public final class CreateOrderHandler: Sendable {
       }
     }
     work.stage(order)
-    let saved = work.commit()[0]
+    let saved = try await work.commit()[0]
     notifier.notify(saved)
     log.record("order \(saved.id): \(saved.status.rawValue)")
     var headers = HTTPFields()

@@ -9,18 +9,18 @@ public final class UnitOfWork: Sendable {
   public let serial: Int
   /// The request's log: the same instance the request's other components get.
   public let log: RequestLog
-  private let store: OrderStore
+  private let database: any OrderDatabase
   private let staged = Mutex<[Order]>([])
 
   /// Makes the unit of work of a request.
   ///
   /// - Parameters:
   ///   - log: The request's log.
-  ///   - store: Where committed orders go.
-  public init(log: RequestLog, store: OrderStore) {
+  ///   - database: Where committed orders go.
+  public init(log: RequestLog, database: any OrderDatabase) {
     serial = Self.serials.add(1, ordering: .relaxed).newValue
     self.log = log
-    self.store = store
+    self.database = database
   }
 
   /// Stages an order.
@@ -33,13 +33,16 @@ public final class UnitOfWork: Sendable {
   /// Saves what was staged.
   ///
   /// - Returns: The orders as saved, numbered.
-  public func commit() -> [Order] {
+  /// - Throws: The database's error; what was not saved is dropped.
+  public func commit() async throws -> [Order] {
     let orders = staged.withLock { staged in
       defer { staged.removeAll() }
       return staged
     }
     log.record("committed \(orders.count) orders")
-    return orders.map(store.insert)
+    var saved: [Order] = []
+    for order in orders { saved.append(try await database.insert(order)) }
+    return saved
   }
 
   /// Rolls back what was not committed: its `onClean` hook.

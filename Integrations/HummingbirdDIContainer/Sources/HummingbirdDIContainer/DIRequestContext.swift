@@ -24,7 +24,8 @@ extension DIRequestContext {
   ///
   /// - Returns: The instance.
   /// - Throws: An `HTTPError` (500) when no ``DIRequestScopeMiddleware`` runs before the
-  ///   route; the `DIError` of a failed resolution.
+  ///   route; the `DIError` of a failed resolution, which the middleware logs and answers
+  ///   with a 500.
   ///
   /// ```swift
   /// router.get("stock") { _, context in

@@ -1,5 +1,6 @@
 public import DIContainer
 public import Hummingbird
+import Logging
 
 /// Opens one request scope per request and closes it, awaiting its `onClean` hooks, only
 /// after the response body has been written: streamed bodies included, and also when the
@@ -15,6 +16,13 @@ public import Hummingbird
 ///
 /// When `HTTPRequestInfo` is registered (`.scoped`), the middleware fills it in with the
 /// request's id, method, path and logger.
+///
+/// An error that is not an HTTP response (a `DIError` of a failed resolution, or any other
+/// error a handler throws) is logged with the request's logger at `.error` with its whole
+/// text, counted (``DIMetrics/resolutionFailures``, for a `DIError`), and answered 500 with
+/// the request's id; an `HTTPError` (a 400, a 404) goes on as it is. Once the body is being
+/// written the status is sent: a `DIError` then is logged at `.error`, any other failure (most
+/// often the client going away) at `.debug`.
 ///
 /// ```swift
 /// let router = Router(context: DIBasicRequestContext.self)
@@ -42,7 +50,8 @@ public struct DIRequestScopeMiddleware<Context: DIRequestContext>: RouterMiddlew
   ///   - context: The request's context, without a scope yet.
   ///   - next: The rest of the middleware chain and the route.
   /// - Returns: The response, whose body closes the scope once written.
-  /// - Throws: What `next` throws, after the scope is closed.
+  /// - Throws: What `next` throws, after the scope is closed: an HTTP error as it is, any
+  ///   other error logged and replaced by a 500 naming the request's id.
   public func handle(
     _ request: Request, context: Context,
     next: (Request, Context) async throws -> Response
@@ -60,18 +69,36 @@ public struct DIRequestScopeMiddleware<Context: DIRequestContext>: RouterMiddlew
       response = try await next(request, context)
     } catch {
       await scope.closeAwaitingHooks()
-      throw error
+      throw Self.reported(error, context: context)
     }
     let body = response.body
+    let logger = context.logger
     response.body = ResponseBody(contentLength: body.contentLength) { writer in
       do {
         try await body.write(writer)
       } catch {
         await scope.closeAwaitingHooks()
+        // A DIError of a streamed body is the server's fault; anything else here is most
+        // often the client going away.
+        logger.log(
+          level: error is DIError ? .error : .debug,
+          "writing the response body failed: \(String(describing: error))")
         throw error
       }
       await scope.closeAwaitingHooks()
     }
     return response
+  }
+
+  /// The error to answer with: an HTTP error as it is; any other logged at `.error` with its
+  /// whole text and replaced by a 500 that names the request's id.
+  static func reported(_ error: any Error, context: Context) -> any Error {
+    if error is any HTTPResponseError { return error }
+    if let error = error as? DIError { DIMetrics.countFailure(error) }
+    context.logger.error(
+      "request failed: \(String(describing: error))", metadata: ["error.type": "\(type(of: error))"]
+    )
+    return HTTPError(
+      .internalServerError, message: "Internal server error (request id \(context.id))")
   }
 }
