@@ -5,26 +5,29 @@
 # loopback, alternating which goes first. Prints each round's requests/s and their ratio.
 #
 #   bash Examples/VaporServer/Scripts/load.sh [--duration SECONDS] [--rounds N]
-#                                             [--connections N]
+#                                             [--connections N] [--debug]
 #
 # --duration     seconds of each wrk run (default 10; at most 60)
 # --rounds       paired rounds (default 3; at most 7)
 # --connections  wrk's open connections (default 32)
+# --debug        use the debug build (scratch path .build-vapor, the one CI and the tests
+#                use) instead of a release build: quicker to get, not the figure to quote
 #
 # Builds the server in release (scratch path .build-vapor-release at the repository's
-# root). Installs wrk (Debian's package) when it is missing. Targets 127.0.0.1 only; the
+# root) unless --debug. Installs wrk (Debian's package) when it is missing. Targets 127.0.0.1 only; the
 # server it starts is stopped (SIGTERM, then SIGKILL) whatever way the script ends.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
 
-duration=10 rounds=3 connections=32
+duration=10 rounds=3 connections=32 configuration=release
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) duration=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --connections) connections=$2; shift 2 ;;
-    *) echo "usage: $0 [--duration S] [--rounds N] [--connections N]" >&2; exit 2 ;;
+    --debug) configuration=debug; shift ;;
+    *) echo "usage: $0 [--duration S] [--rounds N] [--connections N] [--debug]" >&2; exit 2 ;;
   esac
 done
 [ "$duration" -ge 1 ] && [ "$duration" -le 60 ] || { echo "--duration: 1 to 60" >&2; exit 2; }
@@ -40,9 +43,10 @@ if ! command -v wrk >/dev/null; then
 fi
 
 scratch=../../.build-vapor-release
-echo "building the server (release)"
-swift build -c release --product BookmarkServer --scratch-path "$scratch" 2>&1 | tail -n 1
-server="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/BookmarkServer"
+[ "$configuration" = debug ] && scratch=../../.build-vapor
+echo "building the server ($configuration)"
+swift build -c "$configuration" --product BookmarkServer --scratch-path "$scratch" 2>&1 | tail -n 1
+server="$(swift build -c "$configuration" --scratch-path "$scratch" --show-bin-path)/BookmarkServer"
 
 pid="" work=""
 stop() {
@@ -75,6 +79,7 @@ measure() {
     awk '/Requests\/sec/ { print $2 }'
 }
 
+echo "$configuration build, $rounds paired rounds of ${duration}s, $connections connections"
 echo "round  container req/s  by-hand req/s  ratio"
 for round in $(seq "$rounds"); do
   if [ $((round % 2)) -eq 1 ]; then
