@@ -57,56 +57,57 @@ import VaporTesting
   }
 
   @Test func anAsyncStreamedBodyKeepsTheScopeOpenUntilItsLastChunkIsWritten() async throws {
-    let log = EventLog()
-    try await withApp { app in
-      app.use(container: container(log: log))
-      app.get("stream") { req async throws -> Response in
-        let probe: RequestProbe = try await req.resolve()
-        return Response(
-          body: .init(managedAsyncStream: { writer in
-            for chunk in 1...3 {
-              log.record("chunk \(chunk), cleaned: \(probe.isCleaned)")
-              try await writer.writeBuffer(ByteBuffer(string: "\(chunk);"))
-            }
-          }))
-      }
-      let response = try await app.testing(method: .running(port: 0)).sendRequest(.GET, "stream")
-      #expect(response.body.string == "1;2;3;")
-      try await waitFor("clean 1", in: log)
-      #expect(
-        log.events == [
-          "chunk 1, cleaned: false", "chunk 2, cleaned: false", "chunk 3, cleaned: false",
-          "clean 1",
-        ])
-    }
+    try await expectScopeClosedAfterStream(
+      body: { probe, log in
+        .init(managedAsyncStream: { writer in
+          for chunk in 1...3 {
+            log.record("chunk \(chunk), cleaned: \(probe.isCleaned)")
+            try await writer.writeBuffer(ByteBuffer(string: "\(chunk);"))
+          }
+        })
+      },
+      sends: "1;2;3;",
+      events: ["chunk 1, cleaned: false", "chunk 2, cleaned: false", "chunk 3, cleaned: false"])
   }
 
   @Test func anEventLoopStreamedBodyKeepsTheScopeOpenUntilItsLastChunkIsWritten() async throws {
+    try await expectScopeClosedAfterStream(
+      body: { probe, log in
+        .init(stream: { writer in
+          log.record("chunk 1, cleaned: \(probe.isCleaned)")
+          writer.write(.buffer(ByteBuffer(string: "a;"))).flatMap {
+            log.record("chunk 2, cleaned: \(probe.isCleaned)")
+            return writer.write(.buffer(ByteBuffer(string: "b;")))
+          }.whenComplete { _ in
+            log.record("last chunk written, cleaned: \(probe.isCleaned)")
+            writer.write(.end, promise: nil)
+          }
+        })
+      },
+      sends: "a;b;",
+      events: [
+        "chunk 1, cleaned: false", "chunk 2, cleaned: false", "last chunk written, cleaned: false",
+      ])
+  }
+
+  /// Serves `body` over live HTTP from a handler that resolves the scoped probe, and expects
+  /// the client to get `sends`, the body to record `events` (the probe not cleaned yet), and
+  /// the scope to close only after them.
+  private func expectScopeClosedAfterStream(
+    body: @escaping @Sendable (RequestProbe, EventLog) -> Response.Body, sends: String,
+    events: [String], sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
     let log = EventLog()
     try await withApp { app in
       app.use(container: container(log: log))
       app.get("stream") { req async throws -> Response in
         let probe: RequestProbe = try await req.resolve()
-        return Response(
-          body: .init(stream: { writer in
-            log.record("chunk 1, cleaned: \(probe.isCleaned)")
-            writer.write(.buffer(ByteBuffer(string: "a;"))).flatMap {
-              log.record("chunk 2, cleaned: \(probe.isCleaned)")
-              return writer.write(.buffer(ByteBuffer(string: "b;")))
-            }.whenComplete { _ in
-              log.record("last chunk written, cleaned: \(probe.isCleaned)")
-              writer.write(.end, promise: nil)
-            }
-          }))
+        return Response(body: body(probe, log))
       }
       let response = try await app.testing(method: .running(port: 0)).sendRequest(.GET, "stream")
-      #expect(response.body.string == "a;b;")
+      #expect(response.body.string == sends, sourceLocation: sourceLocation)
       try await waitFor("clean 1", in: log)
-      #expect(
-        log.events == [
-          "chunk 1, cleaned: false", "chunk 2, cleaned: false",
-          "last chunk written, cleaned: false", "clean 1",
-        ])
+      #expect(log.events == events + ["clean 1"], sourceLocation: sourceLocation)
     }
   }
 
