@@ -48,8 +48,9 @@ echo "building the server ($configuration)"
 swift build -c "$configuration" --product BookmarkServer --scratch-path "$scratch" 2>&1 | tail -n 1
 server="$(swift build -c "$configuration" --scratch-path "$scratch" --show-bin-path)/BookmarkServer"
 
-pid="" work=""
+pid="" work="" load=""
 stop() {
+  if [ -n "$load" ]; then kill -TERM "$load" 2>/dev/null || true; load=""; fi
   if [ -n "$pid" ]; then
     kill -TERM "$pid" 2>/dev/null || true
     for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
@@ -73,20 +74,25 @@ for _ in $(seq 100); do
   sleep 0.2
 done
 
-# Prints wrk's requests/s for a path.
+# Runs wrk on a path in the background (so a signal reaches the trap at once, not after
+# wrk's run) and prints its requests/s.
 measure() {
-  wrk -t1 -c"$connections" -d"${duration}s" "http://127.0.0.1:$port$1" |
-    awk '/Requests\/sec/ { print $2 }'
+  wrk -t1 -c"$connections" -d"${duration}s" "http://127.0.0.1:$port$1" >"$work/wrk.txt" &
+  load=$!
+  wait "$load"
+  load=""
+  awk '/Requests\/sec/ { print $2 }' "$work/wrk.txt"
 }
 
 echo "$configuration build, $rounds paired rounds of ${duration}s, $connections connections"
 echo "round  container req/s  by-hand req/s  ratio"
 for round in $(seq "$rounds"); do
   if [ $((round % 2)) -eq 1 ]; then
-    di=$(measure /stats); hand=$(measure /by-hand/stats)
+    measure /stats >"$work/di"; measure /by-hand/stats >"$work/hand"
   else
-    hand=$(measure /by-hand/stats); di=$(measure /stats)
+    measure /by-hand/stats >"$work/hand"; measure /stats >"$work/di"
   fi
+  di=$(cat "$work/di") hand=$(cat "$work/hand")
   ratio=$(python3 -c "print(f'{$di / $hand:.3f}')")
   printf '%5s  %15s  %13s  %5s\n' "$round" "$di" "$hand" "$ratio"
 done
