@@ -7,9 +7,9 @@ import DIFrameworks
 import DIParts
 import Testing
 
-// From Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md:39
-func example_ServingHTTPRequests_md_L39() throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md", line: 40)
+// From Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md:41
+func example_ServingHTTPRequests_md_L41() throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md", line: 42)
   final class RequestInfo {}                  // HTTPRequestInfo in the example
   final class RequestLog {
     init(request: RequestInfo) {}
@@ -20,7 +20,7 @@ func example_ServingHTTPRequests_md_L39() throws {
   }
   let container = DIContainer()
   _ = container
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md", line: 49)
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md", line: 51)
   container.register { RequestInfo() }.lifetime(.scoped)        // filled in per request
   container.register(RequestLog.init).lifetime(.scoped).onClean { $0.close() }
   container.register(StockHandler.init).root()                  // made per request
@@ -28,23 +28,23 @@ func example_ServingHTTPRequests_md_L39() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md:102
-func example_ServingHTTPRequests_md_L102() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md", line: 103)
+// From Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md:104
+func example_ServingHTTPRequests_md_L104() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md", line: 105)
   let scope = container.makeScope()
   _ = scope
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md", line: 104)
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md", line: 106)
   let handler: Handler = try await scope.resolveAsync()
   _ = handler
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md", line: 105)
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md", line: 107)
   handler.handle(request)                 // … and the body is written …
   await scope.closeAwaitingHooks()        // then the .scoped instances' hooks run
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md:166
-func example_ServingHTTPRequests_md_L166() throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md", line: 167)
+// From Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md:168
+func example_ServingHTTPRequests_md_L168() throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/ServingHTTPRequests.md", line: 169)
   DISetting.Log.level = .info
   DISetting.Log.fn = { level, message in
     print("[\(level)] \(message)")   // logger.log(level: Logger.Level(level), "\(message)")
