@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -139,7 +140,7 @@ private final class Manual: Sendable {
     let storage = AssociatedStorage()
     let owners = (0..<8).map { _ in StoreOwner() }
     let runs = Counter()
-    let seen = Lines()
+    let seen = EventLog<String>()
     DispatchQueue.concurrentPerform(iterations: 64) { index in
       let owner = owners[index % owners.count]
       let value: Manual = storage.get(for: owner) { _ in
@@ -178,9 +179,9 @@ private final class Manual: Sendable {
     #expect((storage.get(for: owner) as Manual?)?.id == 2)
   }
 
-  @Test func aReplacedValueIsReleasedAfterTheLockSoItsDeinitMayUseTheStorage() {
+  @Test func aReplacedValueIsReleasedAfterTheLockSoItsDeinitMayUseTheStorage() async {
     let storage = AssociatedStorage()
-    let finished = finishesOnAThread(within: 5) {
+    let finished = await runOnThread(timeout: 5) {
       let owner = Owner()
       storage.set(StorageUser(storage), for: owner)
       // The making form replaces a value of another type.
@@ -191,9 +192,9 @@ private final class Manual: Sendable {
     #expect(finished, "releasing the replaced value under the storage's lock deadlocked")
   }
 
-  @Test func aValueSetDuringTheMakingIsReleasedAfterTheLock() {
+  @Test func aValueSetDuringTheMakingIsReleasedAfterTheLock() async {
     let storage = AssociatedStorage()
-    let finished = finishesOnAThread(within: 5) {
+    let finished = await runOnThread(timeout: 5) {
       let owner = Owner()
       let text: String = storage.get(for: owner) { owner in
         storage.set(StorageUser(storage), for: owner)
@@ -211,16 +212,4 @@ private final class StorageUser: @unchecked Sendable {
   let storage: AssociatedStorage
   init(_ storage: AssociatedStorage) { self.storage = storage }
   deinit { _ = storage.count }
-}
-
-/// Runs `body` on a thread of its own; false if it does not finish in `seconds`.
-private func finishesOnAThread(within seconds: Double, _ body: @escaping @Sendable () -> Void)
-  -> Bool
-{
-  let done = DispatchSemaphore(value: 0)
-  Thread.detachNewThread {
-    body()
-    done.signal()
-  }
-  return done.wait(timeout: .now() + seconds) == .success
 }

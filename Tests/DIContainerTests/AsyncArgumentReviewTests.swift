@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Foundation
 import Testing
 
@@ -85,7 +86,7 @@ private final class RAArgCounter: @unchecked Sendable {
 
   /// `.multiton` async components keyed by their arguments, asked concurrently: one
   /// instance per key, made once per key, each with its own argument.
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func asyncMultitonKeyedByArgumentsUnderConcurrency() async throws {
     let made = RAArgCounter()
     let container = DIContainer()

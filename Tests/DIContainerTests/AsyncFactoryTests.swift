@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Synchronization
 import Testing
 
@@ -100,7 +101,7 @@ private final class Report: Sendable {
     #expect(pool === (try container.tryResolve() as Pool))
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func sixtyFourTasksGetOneInstanceInAboutTheFactorysTime() async throws {
     let container = DIContainer()
     let made = Atomic(0)
@@ -122,12 +123,12 @@ private final class Report: Sendable {
     // Blocked threads instead of suspended tasks would take 64 factory times; the bound is
     // longer in a slow build, whose busy pool can delay any task.
     #expect(
-      elapsed < .seconds(SCEnvironment.seconds(5)), "the waiting tasks suspend; took \(elapsed)")
+      elapsed < .seconds(TestEnvironment.limit(5)), "the waiting tasks suspend; took \(elapsed)")
   }
 
   /// A task that finds the making in progress but only waits after it ended finds the
   /// instance it kept: it makes no second one. Many short makings, so that moment comes.
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aTaskThatComesAsTheMakingEndsFindsItsInstance() async throws {
     for _ in 0..<300 {
       let container = DIContainer()
@@ -166,7 +167,7 @@ private final class Report: Sendable {
     #expect(attempts.load(ordering: .relaxed) == 2)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func cancellingTheCreatingTaskCachesNothingAndAWaiterMakesItItself() async throws {
     let container = DIContainer()
     let started = Atomic(0)
@@ -189,7 +190,7 @@ private final class Report: Sendable {
     #expect(started.load(ordering: .relaxed) == 2, "the waiter tried again")
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aLoopBetweenAsyncSingletonsIsAnError() async {
     let container = DIContainer()
     container.register(Ping.init).lifetime(.perContainer(.single))
@@ -201,7 +202,7 @@ private final class Report: Sendable {
     #expect(error?.description.contains("Ping") == true)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aLoopBetweenTwoTasksSingletonsEndsInAnError() async {
     let container = DIContainer()
     container.register(Ping.init).lifetime(.perContainer(.single))

@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Foundation
 import Testing
 
@@ -74,7 +75,7 @@ private final class FAAsyncHooked: Sendable {
 
 /// How many times each factory ran, by name.
 private final class FACalls: Sendable {
-  private let counts = SCLocked<[String: Int]>([:])
+  private let counts = LockedValue<[String: Int]>([:])
 
   func record(_ name: String) { counts.withLock { $0[name, default: 0] += 1 } }
 
@@ -231,7 +232,7 @@ private func makeContainer(calls: FACalls) -> DIContainer {
 
   @Test func aScopeMakesItsScopedAsyncInstanceOnceAndAwaitsWhatItMust() async throws {
     let container = DIContainer()
-    let made = SCCounter()
+    let made = Counter()
     container.register { () async throws -> FAPool in
       made.next()
       return try await FAPool()
@@ -294,7 +295,7 @@ private func makeContainer(calls: FACalls) -> DIContainer {
   }
 
   @Test func closingRunsSynchronousHooksBeforeItReturnsNewestFirst() async {
-    let log = SCLocked<[String]>([])
+    let log = LockedValue<[String]>([])
     let container = DIContainer()
     container.register(FAHooked.init).lifetime(.scoped)
       .onClean { _ in log.withLock { $0.append("hooked") } }
@@ -311,7 +312,7 @@ private func makeContainer(calls: FACalls) -> DIContainer {
   }
 
   @Test func closingAwaitsAsyncHooksInTheirPlace() async {
-    let log = SCLocked<[String]>([])
+    let log = LockedValue<[String]>([])
     let container = DIContainer()
     container.register(FAHooked.init).lifetime(.scoped)
       .onClean { _ in log.withLock { $0.append("hooked") } }

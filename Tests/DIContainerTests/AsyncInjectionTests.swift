@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Synchronization
 import Testing
 
@@ -146,7 +147,7 @@ private final class Partner: Sendable {
     #expect(injection?.code == .factoryFailed)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func concurrentTasksGetOneInstanceWarmedUpOnce() async throws {
     let container = DIContainer()
     container.register(Cache.init).lifetime(.perContainer(.single))
@@ -190,7 +191,7 @@ private final class Partner: Sendable {
     #expect(journal.all == ["warm mimi"])
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aLoopThroughAComponentWithAnAsyncInjectionIsACycle() async {
     let container = DIContainer()
     container.register(Loop.init).lifetime(.perContainer(.single))
@@ -235,7 +236,7 @@ private final class Partner: Sendable {
     #expect(other.user == "tom" && other !== first)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func concurrentFirstCallsMakeOneValue() async throws {
     let container = DIContainer()
     container.register(Pool.init)

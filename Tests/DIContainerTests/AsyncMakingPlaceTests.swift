@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Synchronization
 import Testing
 
@@ -11,32 +12,6 @@ import Testing
 private final class PMMade: Sendable {
   let serial: Int
   init(serial: Int) { self.serial = serial }
-}
-
-/// Counts factory (or hook) calls.
-private final class PMCounter: Sendable {
-  private let calls = Atomic(0)
-  var value: Int { calls.load(ordering: .relaxed) }
-  @discardableResult func next() -> Int { calls.add(1, ordering: .relaxed).newValue }
-}
-
-/// A one-shot gate that factories wait at until the test opens it.
-private final class PMGate: Sendable {
-  private let isOpen = Atomic(false)
-  private let arrivals = Atomic(0)
-
-  func open() { isOpen.store(true, ordering: .releasing) }
-
-  func pass() async throws {
-    arrivals.add(1, ordering: .relaxed)
-    while !isOpen.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(1)) }
-  }
-
-  /// Returns once `count` factories wait at the gate; throws when the test's time limit
-  /// cancels it first.
-  func awaitArrivals(_ count: Int = 1) async throws {
-    while arrivals.load(ordering: .relaxed) < count { try await Task.sleep(for: .milliseconds(1)) }
-  }
 }
 
 /// The lifetimes that keep an instance, resolved the way each one needs.
@@ -71,9 +46,9 @@ enum PMLifetime: CaseIterable, Sendable, CustomTestStringConvertible {
 @Suite struct AsyncMakingPlaceTests {
   @Test(
     "A process-wide single registered by one function in two containers is made once",
-    .timeLimit(.minutes(1)))
+    .timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func singleSharedByTwoContainers() async throws {
-    let calls = PMCounter()
+    let calls = Counter()
     func register(in container: DIContainer) {
       container.register { () async -> PMMade in
         let serial = calls.next()
@@ -94,14 +69,14 @@ enum PMLifetime: CaseIterable, Sendable, CustomTestStringConvertible {
 
   @Test(
     "A request after an edit of the registration waits for the making under way",
-    .timeLimit(.minutes(1)))
+    .timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func editDuringMaking() async throws {
     let container = DIContainer()
-    let gate = PMGate()
-    let calls = PMCounter()
+    let gate = Gate()
+    let calls = Counter()
     let builder = container.register { () async throws -> PMMade in
       let serial = calls.next()
-      try await gate.pass()
+      await gate.pass()
       return PMMade(serial: serial)
     }.lifetime(.perContainer(.single))
     let maker = Task { () async throws -> PMMade in try await container.resolveAsync() }
@@ -117,14 +92,14 @@ enum PMLifetime: CaseIterable, Sendable, CustomTestStringConvertible {
 
   @Test(
     "Request scopes make their async instances at once, without waiting for each other",
-    .timeLimit(.minutes(1)))
+    .timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func scopesMakeIndependently() async throws {
     let container = DIContainer()
-    let gate = PMGate()
-    let calls = PMCounter()
+    let gate = Gate()
+    let calls = Counter()
     container.register { () async throws -> PMMade in
       let serial = calls.next()
-      try await gate.pass()
+      await gate.pass()
       return PMMade(serial: serial)
     }.lifetime(.scoped)
     let scopes = (0..<3).map { _ in container.makeScope() }
@@ -142,14 +117,14 @@ enum PMLifetime: CaseIterable, Sendable, CustomTestStringConvertible {
 
   @Test(
     "A scope closing while another scope makes the same component fails only its own request",
-    .timeLimit(.minutes(1)))
+    .timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func closingOneScopeSparesAnother() async throws {
     let container = DIContainer()
-    let gate = PMGate()
-    let calls = PMCounter()
+    let gate = Gate()
+    let calls = Counter()
     container.register { () async throws -> PMMade in
       let serial = calls.next()
-      if serial == 1 { try await gate.pass() }
+      if serial == 1 { await gate.pass() }
       return PMMade(serial: serial)
     }.lifetime(.scoped)
     let first = container.makeScope()
@@ -166,14 +141,14 @@ enum PMLifetime: CaseIterable, Sendable, CustomTestStringConvertible {
 
   @Test(
     "An async scoped instance made while its scope closes is dropped with its hook run",
-    .timeLimit(.minutes(1)))
+    .timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func instanceMadeAsScopeClosesRunsItsHook() async throws {
     let container = DIContainer()
-    let gate = PMGate()
-    let made = PMCounter()
-    let cleaned = PMCounter()
+    let gate = Gate()
+    let made = Counter()
+    let cleaned = Counter()
     container.register { () async throws -> PMMade in
-      try await gate.pass()
+      await gate.pass()
       return PMMade(serial: made.next())
     }.lifetime(.scoped).onClean { _ in cleaned.next() }
     let scope = container.makeScope()
@@ -191,17 +166,17 @@ enum PMLifetime: CaseIterable, Sendable, CustomTestStringConvertible {
 
   @Test(
     "An async instance that its lifetime did not keep, because a clean let another be kept, runs its hook",
-    .timeLimit(.minutes(1)))
+    .timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func instanceOutrunByAnotherAfterCleanRunsItsHook() async throws {
     let container = DIContainer()
-    let gate = PMGate()
-    let calls = PMCounter()
-    let cleaned = PMCounter()
+    let gate = Gate()
+    let calls = Counter()
+    let cleaned = Counter()
     // An async factory takes no runtime argument (`Int?` gets nil); the multiton's cell
     // is still chosen by the request's.
     container.register { (_: DIArg<Int?>) async throws -> PMMade in
       let serial = calls.next()
-      if serial == 1 { try await gate.pass() }
+      if serial == 1 { await gate.pass() }
       return PMMade(serial: serial)
     }.lifetime(.multiton).onClean { _ in cleaned.next() }
     let maker = Task { () async throws -> PMMade in try await container.resolveAsync(arg: 1) }
@@ -219,11 +194,11 @@ enum PMLifetime: CaseIterable, Sendable, CustomTestStringConvertible {
 
   @Test(
     "Staggered tasks asking for an async cached component get one instance from one call",
-    .timeLimit(.minutes(2)), arguments: PMLifetime.allCases)
+    .timeLimit(.minutes(TestEnvironment.hangMinutes)), arguments: PMLifetime.allCases)
   func staggeredTasksShareOneMaking(kind: PMLifetime) async throws {
     for round in 0..<300 {
       let container = DIContainer()
-      let calls = PMCounter()
+      let calls = Counter()
       container.register { (_: DIArg<Int?>) async -> PMMade in
         let serial = calls.next()
         for _ in 0..<(round % 4) { await Task.yield() }

@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Synchronization
 import Testing
 
@@ -32,7 +33,7 @@ private func within<T: Sendable>(
   await withTaskGroup(of: T?.self) { group in
     group.addTask { await body() }
     group.addTask {
-      try? await Task.sleep(for: .seconds(SCEnvironment.seconds(Double(seconds))))
+      try? await Task.sleep(for: .seconds(TestEnvironment.limit(Double(seconds))))
       return nil
     }
     let first = await group.next() ?? nil
@@ -52,7 +53,7 @@ private func outcome<T>(of _: T.Type, in container: DIContainer) async -> String
 }
 
 @Suite struct AsyncRequestNestingTests {
-  @Test(.timeLimit(.minutes(3)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func siblingTasksOfAPostInitReadOneAsyncLazyOnce() async throws {
     let container = DIContainer()
     let made = Atomic(0)
@@ -77,7 +78,7 @@ private func outcome<T>(of _: T.Type, in container: DIContainer) async -> String
     #expect(made.load(ordering: .relaxed) == 1)
   }
 
-  @Test(.timeLimit(.minutes(3)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aChildTaskAskingForWhatItsParentIsMakingIsACycle() async {
     let container = DIContainer()
     container.register { NTHub() }.lifetime(.perContainer(.single))
@@ -94,7 +95,7 @@ private func outcome<T>(of _: T.Type, in container: DIContainer) async -> String
   /// One request makes `NTSpoke`, whose factory needs `NTHub`; another makes `NTHub`, whose
   /// `postInit` awaits a child task that needs `NTSpoke`. Whichever wait comes second closes
   /// the loop and is refused: both requests end.
-  @Test(.timeLimit(.minutes(3)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aLoopThroughAChildTaskAndAnotherRequestEndsInAnError() async {
     for spokeFirst in [true, false] {
       let container = DIContainer()

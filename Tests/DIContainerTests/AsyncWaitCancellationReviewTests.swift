@@ -1,17 +1,11 @@
 import DIContainer
+import DITestSupport
 import Foundation
 import Testing
 
 // Review of ea57cc3 (a cancelled waiting task stops waiting): races between a waiter's
 // cancellation and the making's end, a cancelled maker, nested waits, AsyncLazy reads,
 // and the wait graph after cancelled waits.
-
-private final class RACounter: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value = 0
-  func increment() { lock.withLock { value += 1 } }
-  var count: Int { lock.withLock { value } }
-}
 
 private final class RAPool: Sendable {}
 private final class RAOuter: Sendable {
@@ -22,12 +16,12 @@ private final class RAOuter: Sendable {
 /// A container whose async `RAPool` factory counts its calls in `made` and waits at
 /// `gate`, with `lifetime` (nil: the default, `.prototype`).
 private func gatedPoolContainer(
-  made: RACounter = RACounter(), gate: AsyncTestGate,
+  made: Counter = Counter(), gate: Gate,
   lifetime: DILifetime? = .perContainer(.single)
 ) -> DIContainer {
   let container = DIContainer()
   let builder = container.register { () async -> RAPool in
-    made.increment()
+    made.next()
     await gate.pass()
     return RAPool()
   }
@@ -38,11 +32,11 @@ private func gatedPoolContainer(
 @Suite struct RAAsyncWaitCancellationReviewTests {
   /// Many rounds: waiters are cancelled at the moment the maker's factory returns. Every
   /// waiter ends, with the maker's instance or a cancellation error; the factory runs once.
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func cancellingWaitersAsTheMakingEndsNeverHangsOrMakesTwice() async throws {
     for round in 0..<150 {
-      let made = RACounter()
-      let gate = AsyncTestGate()
+      let made = Counter()
+      let gate = Gate()
       let container = gatedPoolContainer(made: made, gate: gate)
       let maker = Task { () async throws -> RAPool in try await container.resolveAsync() }
       try await gate.awaitArrivals(1)
@@ -73,21 +67,21 @@ private func gatedPoolContainer(
           return
         }
       }
-      #expect(made.count == 1, "round \(round): made \(made.count) times")
+      #expect(made.value == 1, "round \(round): made \(made.value) times")
       #expect(try await container.resolveAsync() as RAPool === instance)
     }
   }
 
   /// The maker itself is cancelled while others wait: they are not cancelled, so they make
   /// it themselves (one of them) instead of throwing.
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func waitersOfACancelledMakerMakeItThemselves() async throws {
-    let made = RACounter()
-    let gate = AsyncTestGate()
+    let made = Counter()
+    let gate = Gate()
     let container = DIContainer()
     container.register { () async throws -> RAPool in
-      made.increment()
-      if made.count == 1 {
+      made.next()
+      if made.value == 1 {
         // The first making notices its task's cancellation.
         await gate.pass()
         try Task.checkCancellation()
@@ -112,20 +106,20 @@ private func gatedPoolContainer(
       case let other: Issue.record("a waiter of the cancelled maker ended with \(other)")
       }
     }
-    #expect(made.count == 2)
+    #expect(made.value == 2)
     #expect(instances.allSatisfy { $0 === instances.first })
   }
 
   /// A task making Outer waits for Inner, which another task makes; the task is cancelled
   /// while it waits. Its making of Outer fails; a third task waiting for Outer is not
   /// cancelled, so it makes Outer itself (and gets the shared Inner).
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aMakerCancelledInANestedWaitLetsItsWaitersMakeIt() async throws {
-    let innerGate = AsyncTestGate()
-    let outerMade = RACounter()
+    let innerGate = Gate()
+    let outerMade = Counter()
     let container = gatedPoolContainer(gate: innerGate)
     container.register { (pool: RAPool) async -> RAOuter in
-      outerMade.increment()
+      outerMade.next()
       return RAOuter(pool: pool)
     }.lifetime(.perContainer(.single))
     let innerMaker = Task { () async throws -> RAPool in try await container.resolveAsync() }
@@ -153,11 +147,11 @@ private func gatedPoolContainer(
   /// Concurrent first reads of one AsyncLazy, some cancelled at random moments: the value
   /// is made once (a cancelled reader never makes it, it only waits), every read ends, and
   /// the reads that did not throw share one instance.
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func asyncLazyConcurrentReadsWithCancellation() async throws {
     for round in 0..<100 {
-      let made = RACounter()
-      let gate = AsyncTestGate()
+      let made = Counter()
+      let gate = Gate()
       let container = gatedPoolContainer(made: made, gate: gate, lifetime: nil)
       let lazy: AsyncLazy<RAPool> = container.resolve()
       let first = Task { () async throws -> RAPool in try await lazy.value }
@@ -180,17 +174,17 @@ private func gatedPoolContainer(
           return
         }
       }
-      #expect(made.count == 1, "round \(round): made \(made.count) times")
+      #expect(made.value == 1, "round \(round): made \(made.value) times")
       #expect(try await lazy.value === value)
     }
   }
 
   /// After many cancelled waits, the wait graph holds nothing: chains of requests that
   /// wait for each other's makings (without a loop) are never refused as a loop.
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func cancelledWaitsLeaveNoWaitGraphEntries() async throws {
     for _ in 0..<30 {
-      let gate = AsyncTestGate()
+      let gate = Gate()
       let container = gatedPoolContainer(gate: gate)
       let maker = Task { () async throws -> RAPool in try await container.resolveAsync() }
       try await gate.awaitArrivals(1)
@@ -206,7 +200,7 @@ private func gatedPoolContainer(
     // A and B are made by two tasks; each making needs the other's shared dependency only
     // in one direction (no loop): nothing may be refused as a wait loop.
     for _ in 0..<20 {
-      let gate = AsyncTestGate()
+      let gate = Gate()
       let container = gatedPoolContainer(gate: gate)
       container.register { (pool: RAPool) async -> RAOuter in RAOuter(pool: pool) }
         .lifetime(.perContainer(.single))
@@ -234,10 +228,10 @@ private func gatedPoolContainer(
 
   /// A request scope's async `.scoped` making: a waiter in the same scope that is
   /// cancelled throws; the scope keeps the maker's instance for the others.
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aCancelledWaiterInARequestScope() async throws {
-    let gate = AsyncTestGate()
-    let made = RACounter()
+    let gate = Gate()
+    let made = Counter()
     let container = gatedPoolContainer(made: made, gate: gate, lifetime: .scoped)
     let scope = container.makeScope()
     let maker = Task { () async throws -> RAPool in try await scope.resolveAsync() }
@@ -255,16 +249,16 @@ private func gatedPoolContainer(
     #expect(error.underlyingError is CancellationError)
     let instance = try await maker.value
     #expect(try await patient.value === instance)
-    #expect(made.count == 1)
+    #expect(made.value == 1)
     scope.close()
   }
 
   /// A task that is cancelled before it asks for an instance another task is making stops
   /// at once; it neither makes one nor waits.
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func anAlreadyCancelledTaskDoesNotWait() async throws {
-    let gate = AsyncTestGate()
-    let made = RACounter()
+    let gate = Gate()
+    let made = Counter()
     let container = gatedPoolContainer(made: made, gate: gate)
     let maker = Task { () async throws -> RAPool in try await container.resolveAsync() }
     try await gate.awaitArrivals(1)
@@ -280,15 +274,15 @@ private func gatedPoolContainer(
     }
     #expect(error.underlyingError is CancellationError)
     _ = try await maker.value
-    #expect(made.count == 1)
+    #expect(made.value == 1)
   }
 
   /// The error of a cancelled wait says the wait was cancelled; the factory did not throw
   /// (it goes on and succeeds for the others). Now it reads "the factory of RAPool threw:
   /// CancellationError()", code factoryFailed.
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aCancelledWaitDoesNotBlameTheFactory() async throws {
-    let gate = AsyncTestGate()
+    let gate = Gate()
     let container = gatedPoolContainer(gate: gate)
     let maker = Task { () async throws -> RAPool in try await container.resolveAsync() }
     try await gate.awaitArrivals(1)

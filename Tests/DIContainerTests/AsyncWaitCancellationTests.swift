@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Foundation
 import Testing
 
@@ -7,9 +8,9 @@ private final class CWPool: Sendable {}
 /// A task waiting for another task's making of an async cached instance stops waiting when
 /// it is cancelled, and the making goes on for the others.
 @Suite struct AsyncWaitCancellationTests {
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aCancelledWaiterThrowsWhileTheMakingGoesOn() async throws {
-    let gate = AsyncTestGate()
+    let gate = Gate()
     let container = DIContainer()
     container.register { () async -> CWPool in
       await gate.pass()
@@ -36,9 +37,9 @@ private final class CWPool: Sendable {}
     #expect(try await container.resolveAsync() as CWPool === made)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func anAsyncLazyReadCancelledWhileAnotherMakesItThrows() async throws {
-    let gate = AsyncTestGate()
+    let gate = Gate()
     let container = DIContainer()
     container.register { () async -> CWPool in
       await gate.pass()

@@ -5,6 +5,7 @@
 // when the registrations change under concurrent requests.
 
 import DIContainer
+import DITestSupport
 import Foundation
 import Testing
 
@@ -144,7 +145,7 @@ private struct CSPoint: Equatable { let x: Int }
 
   @Test func aScopedValueOrExistentialIsKeptOnceWhateverItIsMadeAs() {
     let ledger = PRLedger()
-    let makings = SCLocked(0)
+    let makings = LockedValue(0)
     let container = DIContainer()
     container.register { () -> CSPoint in
       makings.withLock { $0 += 1 }
@@ -260,9 +261,9 @@ private struct CSPoint: Equatable { let x: Int }
     let container = DIContainer()
     container.register { CSLeaf(ledger) }
     container.register { CSPair(first: $0, second: $1, ledger) }
-    let rounds = SCEnvironment.rounds(4_000, minimum: 200)
-    let wrong = SCLocked(0)
-    let finished = await scRunThreads(5, timeout: SCEnvironment.seconds(60)) { index in
+    let rounds = TestEnvironment.rounds(4_000, minimum: 200)
+    let wrong = LockedValue(0)
+    let finished = await runThreads(5, timeout: TestEnvironment.limit(60)) { index in
       for round in 0..<rounds {
         if index == 4 {
           // Each registration publishes a new snapshot: requests in flight see it moved.

@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -180,7 +181,7 @@ private final class TnDependent {
     #expect(session !== other.resolve() as TnSession)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func threadsResolveThroughAChildWhileTheParentRegisters() async {
     let parent = production()
     parent.register(TnMailer.init).lifetime(.perContainer(.single))

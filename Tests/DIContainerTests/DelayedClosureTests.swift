@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Dispatch
 import Testing
 
@@ -33,7 +34,7 @@ import Testing
   @Test func closureMadeValuesDescribeAndPrintLikeResolvedOnes() {
     let lazy = Lazy { 7 }
     #expect(lazy.description == "Lazy<Int> (not made yet)")
-    let lines = Lines()
+    let lines = EventLog<String>()
     lines.print(lazy)
     #expect(lazy.description == "Lazy<Int>: 7")
 
@@ -68,7 +69,7 @@ import Testing
       counter.next()
       return Cat()
     }
-    let seen = Lines()
+    let seen = EventLog<String>()
     DispatchQueue.concurrentPerform(iterations: 16) { _ in
       seen.append("\(ObjectIdentifier(lazy.value))")
     }

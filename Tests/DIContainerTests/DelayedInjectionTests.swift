@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Dispatch
 import Testing
 
@@ -7,8 +8,8 @@ import Testing
 
 private final class DirectInjection {
   let value: Int
-  let output: Lines
-  init(value: Int, output: Lines) {
+  let output: EventLog<String>
+  init(value: Int, output: EventLog<String>) {
     self.value = value
     self.output = output
   }
@@ -23,8 +24,8 @@ private final class DirectInjection {
 
 private final class LazyInjection {
   let value: Lazy<Int>
-  let output: Lines
-  init(value: Lazy<Int>, output: Lines) {
+  let output: EventLog<String>
+  init(value: Lazy<Int>, output: EventLog<String>) {
     self.value = value
     self.output = output
   }
@@ -39,8 +40,8 @@ private final class LazyInjection {
 
 private final class ProviderInjection {
   let value: Provider<Int>
-  let output: Lines
-  init(value: Provider<Int>, output: Lines) {
+  let output: EventLog<String>
+  init(value: Provider<Int>, output: EventLog<String>) {
     self.value = value
     self.output = output
   }
@@ -101,7 +102,7 @@ private final class Optionals {
 
 @Suite struct DelayedInjectionTests {
   /// The seed's `Int` factory: counts and "prints" each creation.
-  private func container(printingTo output: Lines) -> DIContainer {
+  private func container(printingTo output: EventLog<String>) -> DIContainer {
     let container = DIContainer()
     let counter = Counter()
     container.register { () -> Int in
@@ -114,7 +115,7 @@ private final class Optionals {
   }
 
   @Test func directInjectionMakesTheValueBeforeUse() {
-    let output = Lines()
+    let output = EventLog<String>()
     let container = container(printingTo: output)
     container.register(DirectInjection.init)
     let injection: DirectInjection = *container
@@ -123,7 +124,7 @@ private final class Optionals {
   }
 
   @Test func lazyMakesTheValueAtFirstUseAndKeepsIt() {
-    let output = Lines()
+    let output = EventLog<String>()
     let container = container(printingTo: output)
     container.register(LazyInjection.init)
     let injection: LazyInjection = *container
@@ -132,7 +133,7 @@ private final class Optionals {
   }
 
   @Test func providerMakesAValueAtEveryUse() {
-    let output = Lines()
+    let output = EventLog<String>()
     let container = container(printingTo: output)
     container.register(ProviderInjection.init)
     let injection: ProviderInjection = *container
@@ -227,7 +228,7 @@ private final class Optionals {
   @Test func unresolvableDelayedServiceFailsWhereItIsInjected() {
     let container = DIContainer()
     container.register(LazyInjection.init)
-    container.register { Lines() }
+    container.register { EventLog<String>() }
     #expect(throws: DIError.self) {
       let _: LazyInjection = try container.tryResolve()
     }
@@ -300,7 +301,7 @@ private final class Optionals {
         return Cat()
       }
       let lazy: Lazy<Cat> = container.resolve()
-      let seen = Lines()
+      let seen = EventLog<String>()
       DispatchQueue.concurrentPerform(iterations: 16) { _ in
         seen.append("\(ObjectIdentifier(lazy.value).hashValue)")
       }

@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Testing
 
 // Mistakes a new user makes on purpose, and what the error says about each.

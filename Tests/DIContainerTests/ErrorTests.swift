@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Testing
 
 @Suite struct ErrorTests {
@@ -60,7 +61,7 @@ import Testing
 /// `DISetting.Log` is process-wide, so its tests run one at a time.
 @Suite(.serialized) struct LogTests {
   @Test func logLinesReachTheConfiguredFunctionAtTheConfiguredLevel() {
-    let lines = Lines()
+    let lines = EventLog<String>()
     let savedFn = DISetting.Log.fn
     let savedLevel = DISetting.Log.level
     defer {
@@ -80,7 +81,7 @@ import Testing
   }
 
   @Test func singletonsThatCannotBeMadeAreLoggedAsErrors() {
-    let lines = Lines()
+    let lines = EventLog<String>()
     let savedFn = DISetting.Log.fn
     defer { DISetting.Log.fn = savedFn }
     DISetting.Log.fn = { level, message in lines.append("\(level): \(message)") }

@@ -68,39 +68,3 @@ final class Presenter {
   var view: Owner?
   var interactor: Food?
 }
-
-/// A thread-safe counter for factories (closures are `@Sendable`).
-/// (`NSLock`, unlike `Synchronization.Mutex` on Linux, is visible to ThreadSanitizer.)
-final class Counter: @unchecked Sendable {
-  private let lock = NSLock()
-  private var count = 0
-
-  var value: Int { lock.withLock { count } }
-
-  @discardableResult
-  func next() -> Int {
-    lock.withLock {
-      count += 1
-      return count
-    }
-  }
-}
-
-/// A thread-safe list of lines, for checking what was logged or printed.
-final class Lines: @unchecked Sendable {
-  private let lock = NSLock()
-  private var lines: [String] = []
-
-  var all: [String] { lock.withLock { lines } }
-
-  func append(_ line: String) {
-    lock.withLock { lines.append(line) }
-  }
-
-  /// Records the line `Swift.print(item)` would write.
-  func print(_ item: Any) {
-    var line = ""
-    Swift.print(item, terminator: "", to: &line)
-    append(line)
-  }
-}

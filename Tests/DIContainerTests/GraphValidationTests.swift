@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Testing
 
 @Suite struct GraphValidationTests {
@@ -259,7 +260,7 @@ import Testing
 
 extension LogTests {
   @Test func checkIsValidLogsEveryProblem() {
-    let lines = Lines()
+    let lines = EventLog<String>()
     let savedFn = DISetting.Log.fn
     defer { DISetting.Log.fn = savedFn }
     DISetting.Log.fn = { level, message in lines.append("\(level): \(message)") }

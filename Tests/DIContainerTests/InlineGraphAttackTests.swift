@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Foundation
 import Testing
 
@@ -74,14 +75,6 @@ private final class IRFailingRoot {
 private final class IRFailingInlineRoot {
   init(shared: IRShared, failing: IRFailing) {}
 }
-private final class IRWeakBox: @unchecked Sendable {
-  let lock = NSLock()
-  private var objects: [() -> AnyObject?] = []
-  func add(_ object: AnyObject) {
-    lock.withLock { objects.append { [weak object] in object } }
-  }
-  var alive: Int { lock.withLock { objects.filter { $0() != nil }.count } }
-}
 
 /// A parent's `.perContainer` component that takes the graph's shared object.
 private final class IRParentCached {
@@ -147,7 +140,7 @@ private final class IRPong {
   /// compiler crashes on it in release). The releaser is the graph's last entry, so the
   /// first one removed: its deinitializer's resolve appends 40+ entries and reallocates the
   /// thread's array while `end` still holds the old buffer.
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aDeinitializerResolvingAGraphThatGrowsTheArrayWhileEntriesAreRemoved() {
     IRReleaser.seenLock.withLock { IRReleaser.seen = [] }
     let container = DIContainer()
@@ -166,11 +159,11 @@ private final class IRPong {
   }
 
   @Test func instancesOfAResolveThatThrowsAreReleasedInline() {
-    let box = IRWeakBox()
+    let box = LockedValue<[WeakBox<AnyObject>]>([])
     let container = DIContainer()
     container.register { () -> IRShared in
       let shared = IRShared()
-      box.add(shared)
+      box.withLock { $0.append(WeakBox<AnyObject>(shared)) }
       return shared
     }.lifetime(.objectGraph)
     container.register(IRFailing.init)
@@ -178,7 +171,7 @@ private final class IRPong {
     for _ in 0..<3 {
       #expect(throws: DIError.self) { _ = try container.tryResolve() as IRFailingInlineRoot }
     }
-    #expect(box.alive == 0)
+    #expect(box.current.allSatisfy { $0.object == nil })
     // The thread's later graphs are sound.
     let root: IRProviderRoot? = nil
     _ = root
@@ -189,11 +182,11 @@ private final class IRPong {
   }
 
   @Test func instancesOfAResolveThatThrowsAfterItsGraphGotAnObjectAreReleased() {
-    let box = IRWeakBox()
+    let box = LockedValue<[WeakBox<AnyObject>]>([])
     let container = DIContainer()
     container.register { () -> IRShared in
       let shared = IRShared()
-      box.add(shared)
+      box.withLock { $0.append(WeakBox<AnyObject>(shared)) }
       return shared
     }.lifetime(.objectGraph)
     container.register(IRHolder.init)
@@ -202,10 +195,10 @@ private final class IRPong {
     for _ in 0..<3 {
       #expect(throws: DIError.self) { _ = try container.tryResolve() as IRFailingRoot }
     }
-    #expect(box.alive == 0)
+    #expect(box.current.allSatisfy { $0.object == nil })
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aProviderUsedLaterOnAnotherThreadGivesTheGraphsInstance() {
     let container = DIContainer()
     container.register(IRShared.init).lifetime(.objectGraph)
@@ -214,11 +207,11 @@ private final class IRPong {
     let root: IRProviderRoot = container.resolve()
     let provider = root.holders
     let shared = root.shared
-    let same = Locked2(false)
+    let same = LockedValue(false)
     onFreshThread {
       same.set(provider.value.shared === shared)
     }
-    #expect(same.get())
+    #expect(same.current)
   }
 
   @Test func aProviderMadeAndUsedInsideAFactoryClosureSeesTheGraph() {
@@ -278,7 +271,7 @@ private final class IRPong {
     #expect(pong.shared === pong.ping.shared)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func threadsMakeProvidersAndUseThemOnOtherThreads() async {
     let container = DIContainer()
     container.register(IRShared.init).lifetime(.objectGraph)
@@ -301,13 +294,4 @@ private final class IRPong {
     }
     #expect(results == [true, true, true, true])
   }
-}
-
-/// A tiny NSLock box for results crossing threads.
-private final class Locked2<Value>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value: Value
-  init(_ value: Value) { self.value = value }
-  func set(_ newValue: Value) { lock.withLock { value = newValue } }
-  func get() -> Value { lock.withLock { value } }
 }

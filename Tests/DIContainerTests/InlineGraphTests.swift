@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Foundation
 import Testing
 
@@ -121,7 +122,7 @@ private final class GraphHolder {
     withExtendedLifetime(holder) {}
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func threadsBuildTheirGraphsApart() async {
     let container = DIContainer()
     container.register(GraphShared.init).lifetime(.objectGraph)

@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Foundation
 import Testing
 
@@ -67,11 +68,11 @@ import Testing
 
   @Test func aCycleThroughACapturedContainerIsACycleError() async throws {
     let container = DIContainer()
-    let box = LCRContainerBox(container)
-    let made = SCCounter()
+    let box = WeakBox(container)
+    let made = Counter()
     container.register { () throws -> LCRSelfAsking in
       made.next()
-      let inner: LCRSelfAsking = try box.container!.tryResolve()
+      let inner: LCRSelfAsking = try box.object!.tryResolve()
       return LCRSelfAsking(inner: inner)
     }
     let error = try #require(await scFailure(LCRSelfAsking.self, from: container))
@@ -82,9 +83,9 @@ import Testing
 
   @Test func aCycleThroughACapturedContainerAndAnotherPrototypeIsACycleError() async throws {
     let container = DIContainer()
-    let box = LCRContainerBox(container)
+    let box = WeakBox(container)
     container.register { () throws -> LCRViaContainer in
-      let other: LCRViaParameter = try box.container!.tryResolve()
+      let other: LCRViaParameter = try box.object!.tryResolve()
       return LCRViaContainer(other: other)
     }
     container.register(LCRViaParameter.init)
@@ -162,7 +163,7 @@ import Testing
 
   @Test func aPrototypeWithInjectionsPostInitAndOnCleanStillRunsThem() throws {
     let container = DIContainer()
-    let hooks = SCCounter()
+    let hooks = Counter()
     container.register(LCRLeaf.init)
     container.register(LCRInjected.init)
       .injection(\.leaf)
@@ -195,12 +196,12 @@ import Testing
 
   // MARK: - Plain prototypes: depth
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aVeryDeepChainOfPlainPrototypesIsADepthErrorNotACrash() async {
     let container = DIContainer()
     SCDeepChain.register(depth: 1_000, in: container)
-    let outcome = SCLocked<Result<Int, DIError>?>(nil)
-    let finished = await scRunOnThread(stackSize: 192 << 10, timeout: SCEnvironment.seconds(30)) {
+    let outcome = LockedValue<Result<Int, DIError>?>(nil)
+    let finished = await runOnThread(stackSize: 192 << 10, timeout: TestEnvironment.limit(30)) {
       let result = Result { () throws(DIError) -> Int in
         let root: SCDeepRoot = try container.tryResolve()
         var count = 1
@@ -223,10 +224,10 @@ import Testing
     }
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aDeepChainThroughCapturedContainersIsADepthErrorNotACrash() async {
     let container = DIContainer()
-    let box = LCRContainerBox(container)
+    let box = WeakBox(container)
     for level in 0..<1_000 {
       let next = level + 1
       lcrRegisterCaptured(
@@ -234,8 +235,8 @@ import Testing
         scDigit(next / 100 % 10), scDigit(next / 10 % 10), scDigit(next % 10),
         last: next == 1_000, in: container, box: box)
     }
-    let outcome = SCLocked<Result<Int, DIError>?>(nil)
-    let finished = await scRunOnThread(stackSize: 256 << 10, timeout: SCEnvironment.seconds(30)) {
+    let outcome = LockedValue<Result<Int, DIError>?>(nil)
+    let finished = await runOnThread(stackSize: 256 << 10, timeout: TestEnvironment.limit(30)) {
       let result = Result { () throws(DIError) -> Int in
         let root: SCDeepRoot = try container.tryResolve()
         var count = 1
@@ -258,11 +259,11 @@ import Testing
 
   // MARK: - Async .scoped components and state reuse
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func asyncScopedResolvedByManyTasksWhileItsScopeClosesThenInReusedScopes() async {
     let ledger = ProbeLedger()
-    let made = SCCounter()
-    let cleaned = SCCounter()
+    let made = Counter()
+    let cleaned = Counter()
     let container = DIContainer()
     container.register { () async -> LCRAsyncItem in
       made.next()
@@ -273,7 +274,7 @@ import Testing
     var seen: Set<Int> = []
     var leaked = false
     var split = false
-    for round in 0..<SCEnvironment.rounds(60) {
+    for round in 0..<TestEnvironment.rounds(60) {
       let scope = container.makeScope()
       let ids = await withTaskGroup(of: Int?.self) { group in
         for _ in 0..<5 {
@@ -303,12 +304,12 @@ import Testing
     #expect(settled, "made \(made.value), cleaned \(cleaned.value), alive \(ledger.alive)")
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func tasksWaitingOnAClosedScopesAsyncMakingNeverReachLaterScopes() async throws {
     let ledger = ProbeLedger()
-    let made = SCCounter()
-    let cleaned = SCCounter()
-    let gate = AsyncTestGate()
+    let made = Counter()
+    let cleaned = Counter()
+    let gate = Gate()
     let container = DIContainer()
     container.register { () async -> LCRAsyncItem in
       let number = made.next()
@@ -343,7 +344,7 @@ import Testing
     gate.open()
     var earlier: [Int] = []
     for task in [maker] + waiters {
-      switch await outcome(of: task, within: SCEnvironment.seconds(20)) {
+      switch await outcome(of: task, within: TestEnvironment.limit(20)) {
       case .value(let id): earlier.append(id)
       case .error(let error): #expect(error.code == .scopeClosed, "\(scBrief(error))")
       case .otherError(let text): Issue.record("unexpected error: \(text)")
@@ -363,11 +364,11 @@ import Testing
     #expect(settled, "made \(made.value), cleaned \(cleaned.value), alive \(ledger.alive)")
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func concurrentScopesOfAnAsyncScopedComponentEachGetOneInstance() async {
     let ledger = ProbeLedger()
-    let made = SCCounter()
-    let cleaned = SCCounter()
+    let made = Counter()
+    let cleaned = Counter()
     let container = DIContainer()
     container.register { () async -> LCRAsyncItem in
       made.next()
@@ -382,7 +383,7 @@ import Testing
       for _ in 0..<4 {
         group.addTask {
           var problems: [String] = []
-          for _ in 0..<SCEnvironment.rounds(40) {
+          for _ in 0..<TestEnvironment.rounds(40) {
             let scope = container.makeScope()
             async let first: LCRAsyncItem? = try? scope.resolveAsync()
             async let second: LCRAsyncItem? = try? scope.resolveAsync()
@@ -406,9 +407,9 @@ import Testing
 
   // MARK: - Closed scopes refuse new makings
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aScopeClosedBeforeARequestClaimsRunsNoFactory() async throws {
-    let made = SCCounter()
+    let made = Counter()
     let container = DIContainer()
     container.register { () -> LCRScopedItem in
       made.next()
@@ -438,15 +439,15 @@ import Testing
     blocking.register(LCRBlocker.init)
     blocking.register(LCRBlockedHandler.init)
     let open = blocking.makeScope()
-    let outcome = SCLocked<Result<Int, DIError>?>(nil)
-    async let finished = scRunOnThread(timeout: SCEnvironment.seconds(20)) {
+    let outcome = LockedValue<Result<Int, DIError>?>(nil)
+    async let finished = runOnThread(timeout: TestEnvironment.limit(20)) {
       let result = Result { () throws(DIError) -> Int in
         let handler: LCRBlockedHandler = try open.tryResolve()
         return handler.item.probe.id
       }
       outcome.withLock { $0 = result }
     }
-    #expect(await scWait(for: LCRBlocker.entered, until: scDeadline(in: 20)))
+    #expect(await waitForSignals(of: LCRBlocker.entered, until: hangDeadline(in: 20)))
     open.close()
     LCRBlocker.release.signal()
     #expect(await finished)
@@ -460,12 +461,12 @@ import Testing
     #expect(made.value == 0, "the factory ran for a closed scope")
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aScopeClosedBetweenClaimAndKeepDropsTheInstanceAndRunsItsHookOnce() async {
-    for _ in 0..<SCEnvironment.rounds(10, minimum: 3) {
+    for _ in 0..<TestEnvironment.rounds(10, minimum: 3) {
       let ledger = ProbeLedger()
-      let made = SCCounter()
-      let cleaned = SCCounter()
+      let made = Counter()
+      let cleaned = Counter()
       let entered = DispatchSemaphore(value: 0)
       let release = DispatchSemaphore(value: 0)
       let container = DIContainer()
@@ -480,8 +481,8 @@ import Testing
         cleaned.next()
       }
       let scope = container.makeScope()
-      let outcomes = SCLocked<[Int: Result<Int, DIError>]>([:])
-      let finished = await scRunThreads(3, timeout: SCEnvironment.seconds(20)) { index in
+      let outcomes = LockedValue<[Int: Result<Int, DIError>]>([:])
+      let finished = await runThreads(3, timeout: TestEnvironment.limit(20)) { index in
         switch index {
         case 0, 1:
           if index == 1 {
@@ -518,11 +519,11 @@ import Testing
     }
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func closingRacingWithSynchronousRequestsRunsEveryHookOnce() async {
     let ledger = ProbeLedger()
-    let made = SCCounter()
-    let cleaned = SCCounter()
+    let made = Counter()
+    let cleaned = Counter()
     let container = DIContainer()
     container.register { () -> LCRScopedItem in
       made.next()
@@ -534,11 +535,11 @@ import Testing
     }
     container.register(LCRNeedsScoped.init)
     let runner = SCPairRunner()
-    let bad = SCLocked<[String]>([])
-    let deadline = scDeadline(in: SCEnvironment.seconds(40))
-    for _ in 0..<SCEnvironment.rounds(300) {
+    let bad = LockedValue<[String]>([])
+    let deadline = hangDeadline(in: TestEnvironment.limit(40))
+    for _ in 0..<TestEnvironment.rounds(300) {
       let scope = container.makeScope()
-      let ids = SCLocked<[Int]>([])
+      let ids = LockedValue<[Int]>([])
       let ok = await runner.run(until: deadline) { worker in
         if worker == 0 {
           scope.close()
@@ -573,7 +574,7 @@ import Testing
 
 /// Polls `condition` until it holds (true) or a few seconds pass (false).
 private func lcrSettle(_ condition: @Sendable () -> Bool) async -> Bool {
-  let deadline = ContinuousClock.now + .seconds(SCEnvironment.seconds(10))
+  let deadline = ContinuousClock.now + .seconds(TestEnvironment.limit(10))
   while ContinuousClock.now < deadline {
     if condition() { return true }
     try? await Task.sleep(for: .milliseconds(2))
@@ -587,13 +588,13 @@ private func lcrRegisterCaptured<
   H: SCDigit, T: SCDigit, O: SCDigit, NH: SCDigit, NT: SCDigit, NO: SCDigit
 >(
   _: H.Type, _: T.Type, _: O.Type, _: NH.Type, _: NT.Type, _: NO.Type, last: Bool,
-  in container: DIContainer, box: LCRContainerBox
+  in container: DIContainer, box: WeakBox<DIContainer>
 ) {
   if last {
     container.register { SCLevel<H, T, O>(next: nil) }
   } else {
     container.register { () throws -> SCLevel<H, T, O> in
-      let next: SCLevel<NH, NT, NO> = try box.container!.tryResolve()
+      let next: SCLevel<NH, NT, NO> = try box.object!.tryResolve()
       return SCLevel<H, T, O>(next: next)
     }
   }
@@ -602,18 +603,6 @@ private func lcrRegisterCaptured<
 // MARK: - Fixtures
 
 private struct LCRFailure: Error {}
-
-/// Holds a container weakly, for factories that ask it.
-private final class LCRContainerBox: Sendable {
-  private let reference: LCRWeak
-  init(_ container: DIContainer) { reference = LCRWeak(container) }
-  var container: DIContainer? { reference.object }
-}
-
-private final class LCRWeak: @unchecked Sendable {
-  weak var object: DIContainer?
-  init(_ object: DIContainer) { self.object = object }
-}
 
 private final class LCRMissing: Sendable {}
 

@@ -5,6 +5,7 @@
 // for the services that are not learned, under concurrent first requests, and that no
 // object is leaked or freed early.
 
+import DITestSupport
 import Foundation
 import Testing
 
@@ -88,7 +89,7 @@ extension LSMainOnly: @MainActor LSNamed { var name: String { "main" } }
   @Test func objectsOfAnotherClassAreCastAsBefore() {
     let ledger = PRLedger()
     let container = DIContainer()
-    let turn = SCLocked(0)
+    let turn = LockedValue(0)
     container.register { () -> LSBase in
       let odd = turn.withLock { value -> Bool in
         value += 1
@@ -171,7 +172,7 @@ extension LSMainOnly: @MainActor LSNamed { var name: String { "main" } }
   @Test func anObjectThatIsNoServiceIsStillAnErrorAfterAGoodOne() {
     let container = DIContainer()
     let ledger = PRLedger()
-    let turn = SCLocked(0)
+    let turn = LockedValue(0)
     container.register { () -> AnyObject in
       let first = turn.withLock { value -> Bool in
         value += 1
@@ -190,13 +191,13 @@ extension LSMainOnly: @MainActor LSNamed { var name: String { "main" } }
   }
 
   @Test func concurrentFirstRequestsEachGetTheirObject() async {
-    for _ in 0..<SCEnvironment.rounds(40, minimum: 5) {
+    for _ in 0..<TestEnvironment.rounds(40, minimum: 5) {
       let ledger = PRLedger()
       let container = DIContainer()
       container.register { LSSub(ledger) }.as(LSNamed.self).as(LSOther.self)
       container.register { LSUser(named: $0, ledger) }
-      let seen = SCLocked<[String]>([])
-      let finished = await scRunThreads(4, timeout: SCEnvironment.seconds(20)) { _ in
+      let seen = LockedValue<[String]>([])
+      let finished = await runThreads(4, timeout: TestEnvironment.limit(20)) { _ in
         for _ in 0..<50 {
           let user: LSUser = container.resolve()
           let other: any LSOther = container.resolve()

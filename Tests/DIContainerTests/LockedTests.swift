@@ -5,6 +5,7 @@
 // guards.
 
 import DIContainer
+import DITestSupport
 import Foundation
 import Testing
 
@@ -33,8 +34,8 @@ struct LockedTests {
   @Test("four threads incrementing under the lock lose no increment and never overlap")
   func mutualExclusion() async {
     let locked = Locked(LockTally())
-    let rounds = SCEnvironment.rounds(20_000, minimum: 2_000)
-    let finished = await scRunThreads(4, timeout: SCEnvironment.seconds(60)) { _ in
+    let rounds = TestEnvironment.rounds(20_000, minimum: 2_000)
+    let finished = await runThreads(4, timeout: TestEnvironment.limit(60)) { _ in
       for _ in 0..<rounds {
         locked.withLock { $0.turn() }
       }
@@ -48,11 +49,11 @@ struct LockedTests {
   @Test("threads that find the lock held long enough to park all get it once it is let go")
   func parkedThreadsWake() async {
     let locked = Locked(0)
-    let entered = SCCounter()
-    let holding = SCFlag()
-    let letGo = SCFlag()
+    let entered = Counter()
+    let holding = Flag()
+    let letGo = Flag()
     let holder = Task.detached {
-      await scRunOnThread(timeout: SCEnvironment.seconds(30)) {
+      await runOnThread(timeout: TestEnvironment.limit(30)) {
         locked.withLock { _ in
           holding.raise()
           // Long past the waiters' spinning: they park.
@@ -62,7 +63,7 @@ struct LockedTests {
     }
     while !holding.isRaised { await Task.yield() }
     let waiters = Task.detached {
-      await scRunThreads(3, timeout: SCEnvironment.seconds(30)) { _ in
+      await runThreads(3, timeout: TestEnvironment.limit(30)) { _ in
         locked.withLock {
           entered.next()
           $0 += 1
@@ -80,9 +81,9 @@ struct LockedTests {
   @Test("a waiter lets go of the lock while it waits, and every broadcast reaches it")
   func waitAndBroadcast() async {
     let locked = Locked(0)
-    let target = SCEnvironment.rounds(2_000, minimum: 200)
-    let seen = SCLocked<[Int]>([])
-    let finished = await scRunThreads(4, timeout: SCEnvironment.seconds(60)) { index in
+    let target = TestEnvironment.rounds(2_000, minimum: 200)
+    let seen = LockedValue<[Int]>([])
+    let finished = await runThreads(4, timeout: TestEnvironment.limit(60)) { index in
       if index == 0 {
         // The producer: one step at a time, a broadcast after each.
         for _ in 0..<target {
@@ -109,8 +110,8 @@ struct LockedTests {
   @Test("threads waiting for a broadcast and threads parked for the lock share its condition")
   func waitersAndParkedThreadsTogether() async {
     let locked = Locked(0)
-    let rounds = SCEnvironment.rounds(4_000, minimum: 400)
-    let finished = await scRunThreads(4, timeout: SCEnvironment.seconds(60)) { index in
+    let rounds = TestEnvironment.rounds(4_000, minimum: 400)
+    let finished = await runThreads(4, timeout: TestEnvironment.limit(60)) { index in
       if index < 2 {
         // Contenders take the lock often, so some park while the others wait.
         for _ in 0..<rounds {

@@ -3,6 +3,7 @@
 // type with its own modifier or none, first and later, through collisions, concurrent first
 // askers and a full table, and that what it answers for resolves as before.
 
+import DITestSupport
 import Foundation
 import Testing
 
@@ -89,8 +90,8 @@ private func optionalTypes<Leaf>(_ count: Int, around leaf: Leaf.Type) -> [Any.T
   @Test func concurrentFirstAskersAllGetTheRightAnswer() async {
     let modifiers = optionalTypes(60, around: Int8.self)
     let services = nestedTypes(60, around: Int8.self)
-    let wrong = SCCounter()
-    let finished = await scRunThreads(4, timeout: SCEnvironment.seconds(30)) { thread in
+    let wrong = Counter()
+    let finished = await runThreads(4, timeout: TestEnvironment.limit(30)) { thread in
       for round in 0..<3 {
         for index in modifiers.indices {
           // Each thread starts at another place, so first askers race on every type.
@@ -126,8 +127,8 @@ private func optionalTypes<Leaf>(_ count: Int, around leaf: Leaf.Type) -> [Any.T
   @Test func concurrentFirstAskersOfASmallTableFillItSoundly() async {
     let table = ModifierCache.Table(bits: 4)
     let modifiers = optionalTypes(20, around: UInt64.self)
-    let wrong = SCCounter()
-    let finished = await scRunThreads(4, timeout: SCEnvironment.seconds(30)) { thread in
+    let wrong = Counter()
+    let finished = await runThreads(4, timeout: TestEnvironment.limit(30)) { thread in
       for round in 0..<20 {
         for index in modifiers.indices {
           let at = (index + thread * 5 + round) % modifiers.count

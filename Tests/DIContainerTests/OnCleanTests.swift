@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Testing
 
 /// Three levels: a `Repository` needs a `Pool`, a `Service` needs the `Repository`.
@@ -19,7 +20,7 @@ private struct HookFailure: Error {}
 
 @Suite struct OnCleanTests {
   /// Registers the three-level graph with `lifetime`, each hook appending its type's name.
-  private func threeLevels(_ lifetime: DILifetime, log: Lines) -> DIContainer {
+  private func threeLevels(_ lifetime: DILifetime, log: EventLog<String>) -> DIContainer {
     let container = DIContainer()
     container.register(Pool.init).lifetime(lifetime).onClean { _ in log.append("Pool") }
     container.register(Repository.init).lifetime(lifetime)
@@ -40,7 +41,7 @@ private struct HookFailure: Error {}
   }
 
   @Test func cleanRunsHooksOfAThreeLevelGraphDependentsFirst() {
-    let log = Lines()
+    let log = EventLog<String>()
     let container = threeLevels(.perContainer(.single), log: log)
     let _: Service = container.resolve()
     container.clean()
@@ -48,7 +49,7 @@ private struct HookFailure: Error {}
   }
 
   @Test func orderIsCreationOrderNotRegistrationOrder() {
-    let log = Lines()
+    let log = EventLog<String>()
     let container = DIContainer()
     // Registered dependents first; created dependencies first.
     container.register(Service.init).lifetime(.perContainer(.single))
@@ -79,7 +80,7 @@ private struct HookFailure: Error {}
 
   @Test func hookReceivesTheDroppedInstance() {
     let container = DIContainer()
-    let seen = Lines()
+    let seen = EventLog<String>()
     container.register(Pool.init).lifetime(.perContainer(.single))
       .onClean { pool in seen.append("\(ObjectIdentifier(pool).hashValue)") }
     let pool: Pool = container.resolve()
@@ -88,7 +89,7 @@ private struct HookFailure: Error {}
   }
 
   @Test func severalOnCleanCallsRunInCallOrder() {
-    let log = Lines()
+    let log = EventLog<String>()
     let container = DIContainer()
     container.register(Pool.init).lifetime(.perContainer(.single))
       .onClean { _ in log.append("first") }
@@ -99,7 +100,7 @@ private struct HookFailure: Error {}
   }
 
   @Test func multitonInstancesAreCleanedNewestFirst() {
-    let log = Lines()
+    let log = EventLog<String>()
     let container = DIContainer()
     container.register { Kitten(name: arg($0)) }.lifetime(.multiton)
       .onClean { kitten in log.append(kitten.name) }
@@ -148,7 +149,7 @@ private struct HookFailure: Error {}
   }
 
   @Test func customScopeCleanRunsHooksDependentsFirst() {
-    let log = Lines()
+    let log = EventLog<String>()
     let session = DIScope(name: "Session")
     let container = threeLevels(.custom(session), log: log)
     let _: Service = container.resolve()
@@ -159,7 +160,7 @@ private struct HookFailure: Error {}
   }
 
   @Test func cleanScopeByNameRunsHooks() {
-    let log = Lines()
+    let log = EventLog<String>()
     let container = threeLevels(.custom(name: "Session"), log: log)
     let _: Service = container.resolve()
     container.clean(scope: "Session")
@@ -167,7 +168,7 @@ private struct HookFailure: Error {}
   }
 
   @Test func requestScopeCloseRunsHooksDependentsFirst() {
-    let log = Lines()
+    let log = EventLog<String>()
     let container = threeLevels(.scoped, log: log)
     let scope = container.makeScope()
     let _: Service = scope.resolve()
@@ -179,7 +180,7 @@ private struct HookFailure: Error {}
   }
 
   @Test func requestScopeCloseAwaitingHooksRunsThemDependentsFirst() async {
-    let log = Lines()
+    let log = EventLog<String>()
     let container = threeLevels(.scoped, log: log)
     for round in 1...3 {
       let scope = container.makeScope()
@@ -191,7 +192,7 @@ private struct HookFailure: Error {}
   }
 
   @Test func mixedLifetimesCleanOnlyWhatEachCleanDrops() {
-    let log = Lines()
+    let log = EventLog<String>()
     let container = DIContainer()
     container.register(Pool.init).lifetime(.perContainer(.single))
       .onClean { _ in log.append("Pool") }
@@ -210,11 +211,11 @@ private struct HookFailure: Error {}
 /// `DISetting.Log` is process-wide: these run in the serialized ``LogTests`` suite.
 extension LogTests {
   @Test func throwingOnCleanHookIsLoggedAndTheOthersStillRun() {
-    let lines = Lines()
+    let lines = EventLog<String>()
     let savedFn = DISetting.Log.fn
     defer { DISetting.Log.fn = savedFn }
     DISetting.Log.fn = { level, message in lines.append("\(level): \(message)") }
-    let ran = Lines()
+    let ran = EventLog<String>()
     let container = DIContainer()
     container.register(Pool.init).lifetime(.perContainer(.single))
       .onClean { _ in ran.append("Pool") }

@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Foundation
 import Testing
 
@@ -498,16 +499,16 @@ private struct PRLarge {
     #expect(ledger.freed == 5)
   }
 
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func objectsResolvedOnManyThreadsAreEachFreedOnce() async throws {
     let ledger = PRLedger()
-    let wrong = SCCounter()
+    let wrong = Counter()
     let container = DIContainer()
     container.register { PRTracked(ledger) }
     container.register { PRSub(ledger) }.as(PRClassBound.self).as(PRBase.self)
     container.register { PRHost(first: $0, ledger) }.injection(\.injected)
-    let rounds = SCEnvironment.rounds(2_000)
-    let finished = await scRunThreads(4, timeout: SCEnvironment.seconds(60)) { index in
+    let rounds = TestEnvironment.rounds(2_000)
+    let finished = await runThreads(4, timeout: TestEnvironment.limit(60)) { index in
       var kept: [AnyObject] = []
       for round in 0..<rounds {
         switch (index + round) % 4 {

@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -35,35 +36,6 @@ final class PRLedger: @unchecked Sendable {
   var entries: [String] { lock.withLock { seen } }
   /// Made and not freed yet.
   var alive: Int { lock.withLock { serials - freedCount } }
-}
-
-/// A gate a factory waits at (never longer than its deadline).
-private final class PRSGate: @unchecked Sendable {
-  private let opened = DispatchSemaphore(value: 0)
-  private let arrivals = DispatchSemaphore(value: 0)
-  private let lock = NSLock()
-  private var isOpen = false
-
-  /// Waits until the gate opens (false: it did not within `seconds`, scaled for slow
-  /// builds: under ThreadSanitizer a full run's async tests can wait tens of seconds for a
-  /// thread, and the test that opens the gate is one of them).
-  func pass(within seconds: Double = SCEnvironment.seconds(20)) -> Bool {
-    arrivals.signal()
-    if lock.withLock({ isOpen }) { return true }
-    guard opened.wait(timeout: .now() + seconds) == .success else { return false }
-    opened.signal()
-    return true
-  }
-
-  /// Waits for a factory to reach the gate.
-  func awaitArrival(within seconds: Double) async -> Bool {
-    await scWait(for: arrivals, until: scDeadline(in: seconds))
-  }
-
-  func open() {
-    lock.withLock { isOpen = true }
-    opened.signal()
-  }
 }
 
 /// An object that counts its making and its deinit in a ledger (shared by the PerfReview
@@ -247,17 +219,17 @@ private func registerHandlerGraph(in container: DIContainer, ledger: PRLedger, s
 @Suite struct PerfReviewRequestScopeTests {
   // MARK: - One instance per scope
 
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func threadsResolvingInOneScopeShareEachScopedInstance() async throws {
     let ledger = PRLedger()
     let container = DIContainer()
     registerHandlerGraph(in: container, ledger: ledger, slow: true)
-    let rounds = SCEnvironment.rounds(300)
+    let rounds = TestEnvironment.rounds(300)
     let scopes = (0..<rounds).map { _ in container.makeScope() }
     // Every handler each thread got, by scope.
-    let handlers = SCLocked<[[PRSHandler]]>(Array(repeating: [], count: rounds))
-    let failures = SCLocked<[String]>([])
-    let finished = await scRunThreads(4, timeout: SCEnvironment.seconds(60)) { _ in
+    let handlers = LockedValue<[[PRSHandler]]>(Array(repeating: [], count: rounds))
+    let failures = LockedValue<[String]>([])
+    let finished = await runThreads(4, timeout: TestEnvironment.limit(60)) { _ in
       for (round, scope) in scopes.enumerated() {
         do throws(DIError) {
           let handler: PRSHandler = try scope.tryResolve()
@@ -298,7 +270,7 @@ private func registerHandlerGraph(in container: DIContainer, ledger: PRLedger, s
     #expect(ledger.freed == ledger.made)
   }
 
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func makingsOfDifferentScopedObjectsEndingInAnyOrderMakeEachOnce() async throws {
     // Threads make different items of one scope at once, and their makings end in
     // another order than they began: a making forgotten in the wrong place lets a
@@ -307,11 +279,11 @@ private func registerHandlerGraph(in container: DIContainer, ledger: PRLedger, s
     let container = DIContainer()
     let count = 12
     registerItems(count, in: container, ledger: ledger, slow: true)
-    let rounds = SCEnvironment.rounds(60, minimum: 10)
+    let rounds = TestEnvironment.rounds(60, minimum: 10)
     let scopes = (0..<rounds).map { _ in container.makeScope() }
-    let got = SCLocked<[[Int: [Int]]]>(Array(repeating: [:], count: rounds))
-    let failures = SCLocked<[String]>([])
-    let finished = await scRunThreads(4, timeout: SCEnvironment.seconds(60)) { thread in
+    let got = LockedValue<[[Int: [Int]]]>(Array(repeating: [:], count: rounds))
+    let failures = LockedValue<[String]>([])
+    let finished = await runThreads(4, timeout: TestEnvironment.limit(60)) { thread in
       for (round, scope) in scopes.enumerated() {
         for step in 0..<count {
           let index = (step * (thread % 2 == 0 ? 1 : count - 1) + thread * 3) % count
@@ -390,7 +362,7 @@ private func registerHandlerGraph(in container: DIContainer, ledger: PRLedger, s
 
   // MARK: - Cycles
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aLoopBetweenScopedInitializersIsACycleEveryTimeNotAHang() async throws {
     let ledger = PRLedger()
     let container = DIContainer()
@@ -418,18 +390,18 @@ private func registerHandlerGraph(in container: DIContainer, ledger: PRLedger, s
     #expect(ledger.cleaned == [log.serial])
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aLoopResolvedFromBothEndsOnTwoThreadsFailsWithoutAHang() async throws {
     let ledger = PRLedger()
     let container = DIContainer()
     container.register { PRSLoopA(b: $0, ledger) }.lifetime(.scoped)
     container.register { PRSLoopB(a: $0, ledger) }.lifetime(.scoped)
-    let rounds = SCEnvironment.rounds(100)
-    let codes = SCLocked<[DIError.Code]>([])
-    let unexpected = SCCounter()
+    let rounds = TestEnvironment.rounds(100)
+    let codes = LockedValue<[DIError.Code]>([])
+    let unexpected = Counter()
     for _ in 0..<rounds {
       let scope = container.makeScope()
-      let finished = await scRunThreads(2, timeout: SCEnvironment.seconds(10)) { index in
+      let finished = await runThreads(2, timeout: TestEnvironment.limit(10)) { index in
         do throws(DIError) {
           if index == 0 {
             let _: PRSLoopA = try scope.tryResolve()
@@ -452,14 +424,14 @@ private func registerHandlerGraph(in container: DIContainer, ledger: PRLedger, s
 
   // MARK: - Closing while making
 
-  @Test(.timeLimit(.minutes(3)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func closingWhileAnotherThreadMakesDropsTheLateInstanceOnce() async throws {
     let ledger = PRLedger()
-    let gate = PRSGate()
-    let passed = SCCounter()
+    let gate = Gate()
+    let passed = Counter()
     let container = DIContainer()
     container.register { () -> PRSSlow in
-      if gate.pass() { passed.next() }
+      if gate.passBlocking() { passed.next() }
       return PRSSlow(ledger)
     }
     .lifetime(.scoped)
@@ -468,9 +440,9 @@ private func registerHandlerGraph(in container: DIContainer, ledger: PRLedger, s
       .onClean { ledger.noteCleaned($0.serial) }
     let scope = container.makeScope()
     let log: PRSLog = try scope.tryResolve()
-    let outcomes = SCLocked<[Result<Int, DIError>]>([])
+    let outcomes = LockedValue<[Result<Int, DIError>]>([])
     let threads = Task {
-      await scRunThreads(3, timeout: SCEnvironment.seconds(30)) { _ in
+      await runThreads(3, timeout: TestEnvironment.limit(30)) { _ in
         let outcome = Result { () throws(DIError) -> Int in
           let slow: PRSSlow = try scope.tryResolve()
           return slow.serial
@@ -478,7 +450,7 @@ private func registerHandlerGraph(in container: DIContainer, ledger: PRLedger, s
         outcomes.withLock { $0.append(outcome) }
       }
     }
-    try #require(await gate.awaitArrival(within: SCEnvironment.seconds(10)))
+    try #require(await gate.waitForArrivals(1, seconds: 10))
     // One thread makes the object; give the others time to wait for it.
     try await Task.sleep(for: .milliseconds(50))
     scope.close()
@@ -509,16 +481,16 @@ private func registerHandlerGraph(in container: DIContainer, ledger: PRLedger, s
     withExtendedLifetime(log) {}
   }
 
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func closingRacesWithResolvesCleanEachInstanceExactlyOnce() async throws {
     let ledger = PRLedger()
     let container = DIContainer()
     registerHandlerGraph(in: container, ledger: ledger, slow: true)
-    let rounds = SCEnvironment.rounds(200)
-    let wrong = SCLocked<[String]>([])
+    let rounds = TestEnvironment.rounds(200)
+    let wrong = LockedValue<[String]>([])
     for _ in 0..<rounds {
       let scope = container.makeScope()
-      let finished = await scRunThreads(3, timeout: SCEnvironment.seconds(10)) { index in
+      let finished = await runThreads(3, timeout: TestEnvironment.limit(10)) { index in
         if index == 2 {
           usleep(UInt32.random(in: 0...100))
           scope.close()
@@ -589,16 +561,16 @@ private func registerHandlerGraph(in container: DIContainer, ledger: PRLedger, s
     #expect(throws: DIError.self) { _ = try item(0, in: closed) }
   }
 
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func scopesOpenedAndClosedOnManyThreadsKeepTheirOwnInstances() async throws {
     let ledger = PRLedger()
     let container = DIContainer()
     registerHandlerGraph(in: container, ledger: ledger, slow: false)
     registerItems(20, in: container, ledger: ledger)
-    let rounds = SCEnvironment.rounds(400)
-    let wrong = SCLocked<[String]>([])
-    let seen = SCLocked<Set<Int>>([])
-    let finished = await scRunThreads(4, timeout: SCEnvironment.seconds(60)) { thread in
+    let rounds = TestEnvironment.rounds(400)
+    let wrong = LockedValue<[String]>([])
+    let seen = LockedValue<Set<Int>>([])
+    let finished = await runThreads(4, timeout: TestEnvironment.limit(60)) { thread in
       for round in 0..<rounds {
         let scope = container.makeScope()
         do throws(DIError) {
@@ -632,16 +604,16 @@ private func registerHandlerGraph(in container: DIContainer, ledger: PRLedger, s
 
   // MARK: - Deep nesting
 
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aDeepScopedChainResolvedOnThreadsIsMadeOnceAndDroppedWithItsScope() async throws {
     let depth = 300
     let ledger = PRLedger()
     let container = DIContainer()
     registerChain(depth: depth, in: container, ledger: ledger)
     let scope = container.makeScope()
-    let roots = SCLocked<[PRSDeepRoot]>([])
-    let failures = SCLocked<[DIError]>([])
-    let finished = await scRunThreads(3, timeout: SCEnvironment.seconds(60)) { _ in
+    let roots = LockedValue<[PRSDeepRoot]>([])
+    let failures = LockedValue<[DIError]>([])
+    let finished = await runThreads(3, timeout: TestEnvironment.limit(60)) { _ in
       do throws(DIError) {
         let root: PRSDeepRoot = try scope.tryResolve()
         roots.withLock { $0.append(root) }
@@ -650,7 +622,8 @@ private func registerHandlerGraph(in container: DIContainer, ledger: PRLedger, s
       }
     }
     try #require(finished, "resolving a deep .scoped chain hung")
-    if SCEnvironment.isThreadSanitized, failures.current.contains(where: { $0.code == .tooDeep }) {
+    if TestEnvironment.isThreadSanitized, failures.current.contains(where: { $0.code == .tooDeep })
+    {
       // Sanitizer builds use far bigger frames; only plain debug builds must fit.
       return
     }
@@ -679,7 +652,7 @@ private func registerHandlerGraph(in container: DIContainer, ledger: PRLedger, s
 
   // MARK: - Async
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func tasksInOneWithScopeShareItsInstancesAndItsHooksRunOnceAfter() async throws {
     let ledger = PRLedger()
     let container = DIContainer()

@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Synchronization
 import Testing
 
@@ -86,11 +87,11 @@ private func svSingletonContainer(_ ledger: ProbeLedger, services: Bool) -> DICo
   @Test func cleaningWhileThreadsReadAServiceFreesEveryObject() async {
     let ledger = ProbeLedger()
     let container = svSingletonContainer(ledger, services: false)
-    let rounds = SCEnvironment.rounds(20_000)
-    let readersDone = SCCounter()
-    let stop = SCFlag()
-    let dead = SCCounter()
-    let finished = await scRunThreads(4, timeout: SCEnvironment.seconds(30)) { worker in
+    let rounds = TestEnvironment.rounds(20_000)
+    let readersDone = Counter()
+    let stop = Flag()
+    let dead = Counter()
+    let finished = await runThreads(4, timeout: TestEnvironment.limit(30)) { worker in
       if worker == 0 {
         repeat { container.clean() } while !stop.isRaised
         return

@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Synchronization
 import Testing
 
@@ -26,12 +27,12 @@ private struct PIValue { let id: Int }
     let container = DIContainer()
     let ledger = ProbeLedger()
     container.register { LiveProbe(ledger) }.lifetime(.perContainer(.single))
-    let rounds = SCEnvironment.rounds(30_000)
-    let readersDone = SCCounter()
-    let stop = SCFlag()
-    let dead = SCCounter()
-    let cleans = SCCounter()
-    let finished = await scRunThreads(4, timeout: SCEnvironment.seconds(30)) { worker in
+    let rounds = TestEnvironment.rounds(30_000)
+    let readersDone = Counter()
+    let stop = Flag()
+    let dead = Counter()
+    let cleans = Counter()
+    let finished = await runThreads(4, timeout: TestEnvironment.limit(30)) { worker in
       if worker == 0 {
         repeat {
           container.clean()

@@ -4,6 +4,7 @@
 // the fast path answers what the locked path answers.
 
 import DIContainer
+import DITestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -29,7 +30,7 @@ private final class PRKeyed: @unchecked Sendable {
 
 /// Its deinitializer resolves its own type from the container, then cleans it.
 private final class PRReentrant: @unchecked Sendable {
-  static let container = SCLocked<DIContainer?>(nil)
+  static let container = LockedValue<DIContainer?>(nil)
   static let depth = Atomic<Int>(0)
   static let deinits = Atomic<Int>(0)
   deinit {
@@ -48,7 +49,7 @@ private final class PRReentrant: @unchecked Sendable {
 
 /// Its deinitializer cleans the container (the reader's release may run it).
 private final class PRCleansOnDeinit: @unchecked Sendable {
-  static let container = SCLocked<DIContainer?>(nil)
+  static let container = LockedValue<DIContainer?>(nil)
   private let alive = Atomic<Bool>(true)
   var isAlive: Bool { alive.load(ordering: .relaxed) }
   deinit {
@@ -77,7 +78,7 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
   /// type (which makes and publishes a new one) and cleans again: no deadlock in the
   /// wait for readers, and the second instance is cleaned.
   @Test func aDeinitThatResolvesAndCleansInsideACleanDoesNotDeadlock() async {
-    let done = await scWithin(10) { () -> Bool in
+    let done = await resultOnThread(10) { () -> Bool in
       let container = DIContainer()
       container.register { PRReentrant() }.lifetime(.perContainer(.single))
       PRReentrant.container.withLock { $0 = container }
@@ -93,10 +94,10 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
   /// An `onClean` hook resolves the same singleton (from the fast path) and cleans again,
   /// a few levels deep: no deadlock, each instance's hook runs once.
   @Test func anOnCleanHookThatResolvesAndCleansDoesNotDeadlock() async {
-    let hooks = SCCounter()
-    let done = await scWithin(10) { () -> Bool in
+    let hooks = Counter()
+    let done = await resultOnThread(10) { () -> Bool in
       let container = DIContainer()
-      let box = SCLocked<DIContainer?>(container)
+      let box = LockedValue<DIContainer?>(container)
       container.register { LiveProbe() }.lifetime(.perContainer(.single))
         .onClean { _ in
           guard hooks.next() < 4, let container = box.current else { return }
@@ -117,9 +118,9 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
   /// A factory that cleans its own container while its instance is being made: the clean
   /// finds nothing published and does not wait on itself; the instance is kept.
   @Test func aCleanFromInsideTheFactoryDoesNotDeadlock() async {
-    let done = await scWithin(10) { () -> Bool in
+    let done = await resultOnThread(10) { () -> Bool in
       let container = DIContainer()
-      let box = SCLocked<DIContainer?>(container)
+      let box = LockedValue<DIContainer?>(container)
       container.register { () -> LiveProbe in
         box.current?.clean()
         return LiveProbe()
@@ -140,10 +141,10 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
     container.register { PRCleansOnDeinit() }.lifetime(.perContainer(.single))
     PRCleansOnDeinit.container.withLock { $0 = container }
     defer { PRCleansOnDeinit.container.withLock { $0 = nil } }
-    let rounds = SCEnvironment.rounds(20_000)
-    let dead = SCCounter()
-    let stop = SCFlag()
-    let finished = await scRunThreads(3, timeout: SCEnvironment.seconds(30)) { worker in
+    let rounds = TestEnvironment.rounds(20_000)
+    let dead = Counter()
+    let stop = Flag()
+    let finished = await runThreads(3, timeout: TestEnvironment.limit(30)) { worker in
       if worker == 0 {
         while !stop.isRaised { container.clean() }
         return
@@ -167,9 +168,9 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
   @Test func threadsThatComeAndGoWhileCleaningNeitherHangNorReadAFreedObject() async {
     let container = DIContainer()
     container.register { LiveProbe() }.lifetime(.perContainer(.single))
-    let dead = SCCounter()
-    let stop = SCFlag()
-    let cleans = SCCounter()
+    let dead = Counter()
+    let stop = Flag()
+    let cleans = Counter()
     let cleaner = Thread {
       while !stop.isRaised {
         container.clean()
@@ -178,8 +179,8 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
     }
     cleaner.start()
     var allFinished = true
-    for _ in 0..<SCEnvironment.rounds(60, minimum: 8) {
-      let finished = await scRunThreads(4, timeout: SCEnvironment.seconds(20)) { _ in
+    for _ in 0..<TestEnvironment.rounds(60, minimum: 8) {
+      let finished = await runThreads(4, timeout: TestEnvironment.limit(20)) { _ in
         for _ in 0..<50 {
           let probe: LiveProbe = container.resolve()
           if !probe.isAlive { dead.next() }
@@ -189,8 +190,8 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
       if !finished { break }
     }
     let cleansBefore = cleans.value
-    let progressed = await scWithin(20) { () -> Bool in
-      let deadline = Date().addingTimeInterval(SCEnvironment.seconds(5))
+    let progressed = await resultOnThread(20) { () -> Bool in
+      let deadline = Date().addingTimeInterval(TestEnvironment.limit(5))
       while cleans.value == cleansBefore, Date() < deadline { usleep(1000) }
       return cleans.value > cleansBefore
     }
@@ -209,10 +210,10 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
     let fromParent: LiveProbe = parent.resolve()
     let fromChild: LiveProbe = child.resolve()
     #expect(fromParent === fromChild)
-    let dead = SCCounter()
-    let stop = SCFlag()
-    let rounds = SCEnvironment.rounds(20_000)
-    let finished = await scRunThreads(3, timeout: SCEnvironment.seconds(30)) { worker in
+    let dead = Counter()
+    let stop = Flag()
+    let rounds = TestEnvironment.rounds(20_000)
+    let finished = await runThreads(3, timeout: TestEnvironment.limit(30)) { worker in
       if worker == 0 {
         while !stop.isRaised { parent.clean() }
         return
@@ -233,11 +234,11 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
   @Test func shuttingDownOneContainerWhileAnotherReadsTheSameProcessWideCell() async {
     let reader = DIContainer()
     prRegisterApplicationProbe(in: reader)
-    let dead = SCCounter()
-    let stop = SCFlag()
-    let rounds = SCEnvironment.rounds(30_000)
+    let dead = Counter()
+    let stop = Flag()
+    let rounds = TestEnvironment.rounds(30_000)
     let readers = Task.detached {
-      await scRunThreads(2, timeout: SCEnvironment.seconds(30)) { _ in
+      await runThreads(2, timeout: TestEnvironment.limit(30)) { _ in
         for _ in 0..<rounds {
           let probe: LiveProbe = reader.resolve()
           if !probe.isAlive { dead.next() }
@@ -245,7 +246,7 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
         }
       }
     }
-    for _ in 0..<SCEnvironment.rounds(200, minimum: 20) {
+    for _ in 0..<TestEnvironment.rounds(200, minimum: 20) {
       let other = DIContainer()
       prRegisterApplicationProbe(in: other)
       let _: LiveProbe = other.resolve()
@@ -261,16 +262,16 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
   /// object, each after it fails with `containerShutDown`, and every object made is freed
   /// once the readers let go.
   @Test func shutdownRacingReadsNeverHandsOutAFreedObject() async {
-    for _ in 0..<SCEnvironment.rounds(40, minimum: 5) {
+    for _ in 0..<TestEnvironment.rounds(40, minimum: 5) {
       var container: DIContainer? = DIContainer()
       let ledger = ProbeLedger()
       container!.register { LiveProbe(ledger) }.lifetime(.perContainer(.single))
-      let weakContainer = SCLocked<DIContainer?>(container)
-      let dead = SCCounter()
-      let wrongErrors = SCCounter()
-      let started = SCCounter()
+      let weakContainer = LockedValue<DIContainer?>(container)
+      let dead = Counter()
+      let wrongErrors = Counter()
+      let started = Counter()
       let readers = Task.detached {
-        await scRunThreads(2, timeout: SCEnvironment.seconds(20)) { _ in
+        await runThreads(2, timeout: TestEnvironment.limit(20)) { _ in
           started.next()
           guard let container = weakContainer.current else { return }
           while true {
@@ -310,10 +311,10 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
     // A prototype has no cell: every request of it goes on with its look-up's component.
     container.register { PRKeyed(key: 7) }.lifetime(.prototype)
     let original: PRSub = container.resolve()
-    let wrong = SCCounter()
-    let stop = SCFlag()
-    let rounds = SCEnvironment.rounds(40_000)
-    let finished = await scRunThreads(3, timeout: SCEnvironment.seconds(60)) { worker in
+    let wrong = Counter()
+    let stop = Flag()
+    let rounds = TestEnvironment.rounds(40_000)
+    let finished = await runThreads(3, timeout: TestEnvironment.limit(60)) { worker in
       if worker == 0 {
         var registered = 0
         while !stop.isRaised && registered < 1_500 {
@@ -351,10 +352,10 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
   @Test func multitonCleansWhileReadersReadWithArguments() async {
     let container = DIContainer()
     container.register { PRKeyed(key: arg($0)) }.lifetime(.multiton)
-    let dead = SCCounter()
-    let stop = SCFlag()
-    let rounds = SCEnvironment.rounds(20_000)
-    let finished = await scRunThreads(3, timeout: SCEnvironment.seconds(30)) { worker in
+    let dead = Counter()
+    let stop = Flag()
+    let rounds = TestEnvironment.rounds(20_000)
+    let finished = await runThreads(3, timeout: TestEnvironment.limit(30)) { worker in
       if worker == 0 {
         while !stop.isRaised { container.clean() }
         return
@@ -376,11 +377,11 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
     let container = DIContainer()
     container.register { PRShared.instance as any PRSharedA }.lifetime(.perContainer(.single))
     container.register { PRShared.instance as any PRSharedB }.lifetime(.perContainer(.single))
-    let stop = SCFlag()
-    let cleans = SCCounter()
-    let finished = await scRunThreads(3, timeout: SCEnvironment.seconds(30)) { worker in
+    let stop = Flag()
+    let cleans = Counter()
+    let finished = await runThreads(3, timeout: TestEnvironment.limit(30)) { worker in
       if worker == 0 {
-        for _ in 0..<SCEnvironment.rounds(2_000) {
+        for _ in 0..<TestEnvironment.rounds(2_000) {
           let _: any PRSharedA = container.resolve()
           container.clean()
           cleans.next()

@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Foundation
 import Testing
 
@@ -104,7 +105,7 @@ import Testing
 
   @Test func anOnCleanAddedAfterAResolveRunsForTheKeptInstance() {
     let container = DIContainer()
-    let cleaned = SCLocked<[Int]>([])
+    let cleaned = LockedValue<[Int]>([])
     let builder = container.register { RDRWidget(7) }.lifetime(.perContainer(.single))
     let _: RDRWidget = container.resolve()
     builder.onClean { widget in cleaned.withLock { $0.append(widget.number) } }
@@ -245,9 +246,9 @@ import Testing
     let builder = container.register { RDRWidget(made.next()) }
       .lifetime(.perContainer(.single))
     let first: RDRWidget = container.resolve()
-    let rounds = SCEnvironment.rounds(400)
-    let wrong = SCCounter()
-    let finished = await scRunThreads(3, timeout: SCEnvironment.seconds(60)) { index in
+    let rounds = TestEnvironment.rounds(400)
+    let wrong = Counter()
+    let finished = await runThreads(3, timeout: TestEnvironment.limit(60)) { index in
       for round in 0..<rounds {
         if index == 0 {
           if round.isMultiple(of: 2) {
@@ -278,8 +279,8 @@ import Testing
         .onClean { _ in cleaned.next() }
     }
     _ = builders
-    let rounds = SCEnvironment.rounds(300)
-    let finished = await scRunThreads(4, timeout: SCEnvironment.seconds(60)) { index in
+    let rounds = TestEnvironment.rounds(300)
+    let finished = await runThreads(4, timeout: TestEnvironment.limit(60)) { index in
       for round in 0..<rounds {
         if round.isMultiple(of: 3) {
           builders[(index + round) % 4].as(RDRGadget.self, tag: RDRWidget.self)

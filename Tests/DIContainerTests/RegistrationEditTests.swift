@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Testing
 
 /// A builder edit after the registration was compiled (after a resolve): a compiled

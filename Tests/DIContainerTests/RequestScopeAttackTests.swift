@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Foundation
 import Testing
 
@@ -123,7 +124,7 @@ private final class IRCodeBox: @unchecked Sendable {
     return box.code
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aScopeClosedWhileItsScopedFactoryRunsRunsTheHookOnceAndFails() {
     let record = IRRecord()
     let gate = IRGate()
@@ -135,7 +136,7 @@ private final class IRCodeBox: @unchecked Sendable {
     #expect(record.all == ["clean slow"])
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aScopeClosedDuringPostponedWorkRunsTheHookOnce() {
     let record = IRRecord()
     let gate = IRGate()
@@ -167,7 +168,7 @@ private final class IRCodeBox: @unchecked Sendable {
     #expect(record.all == ["deinit resolved other", "clean other"])
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func shutdownWhileAScopedMakingRunsRunsItsHookOnce() async {
     let record = IRRecord()
     let gate = IRGate()

@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Foundation
 import Testing
 
@@ -21,7 +22,7 @@ private final class RABlock: @unchecked Sendable {
 
   func wait() {
     lock.withLock { arrived = true }
-    let deadline = Date().addingTimeInterval(SCEnvironment.seconds(30))
+    let deadline = Date().addingTimeInterval(TestEnvironment.limit(30))
     while !lock.withLock({ released }) && Date() < deadline { usleep(500) }
   }
   func release() { lock.withLock { released = true } }
@@ -49,7 +50,7 @@ private final class RAOwner {}
 
 /// Polls `condition` (up to `seconds`) without blocking the cooperative pool for long.
 private func raEventually(
-  _ seconds: Double = SCEnvironment.seconds(20), _ condition: () -> Bool
+  _ seconds: Double = TestEnvironment.limit(20), _ condition: () -> Bool
 ) async -> Bool {
   let deadline = ContinuousClock.now + .seconds(seconds)
   while !condition() {
@@ -63,7 +64,7 @@ private func raEventually(
   /// A synchronous request that began before close() meets a `.scoped` component after
   /// it: the factory must not run in a closed scope (6b372d1 did not run it); the request
   /// fails with scopeClosed and nothing is left without its hook.
-  @Test(.timeLimit(.minutes(3)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aScopedFactoryDoesNotRunAfterItsScopeClosed() async throws {
     let block = RABlock()
     let made = RACount()
@@ -102,9 +103,9 @@ private func raEventually(
   /// The async form: a request scope closes while an async request awaits another
   /// factory; the async `.scoped` factory it meets next must not run (6b372d1's keep
   /// refused before the making).
-  @Test(.timeLimit(.minutes(3)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func anAsyncScopedFactoryDoesNotRunAfterItsScopeClosed() async throws {
-    let gate = AsyncTestGate()
+    let gate = Gate()
     let made = RACount()
     let cleaned = RACount()
     let container = DIContainer()
@@ -136,9 +137,9 @@ private func raEventually(
 
   /// The instance a closed scope refuses has its onClean run exactly once, also when the
   /// scope is closed again (deinit) and when the container shuts down.
-  @Test(.timeLimit(.minutes(3)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aRefusedInstancesHookRunsOnce() async throws {
-    let gate = AsyncTestGate()
+    let gate = Gate()
     let made = RACount()
     let cleaned = RACount()
     let container = DIContainer()
@@ -169,9 +170,9 @@ private func raEventually(
   /// shutdown() while a `.scoped` async making is under way: the request fails, the
   /// instance's hook runs once, and shutdown does not return before it ran... at least it
   /// runs once in the end.
-  @Test(.timeLimit(.minutes(3)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func shutdownDuringAScopedMaking() async throws {
-    let gate = AsyncTestGate()
+    let gate = Gate()
     let cleaned = RACount()
     let container = DIContainer()
     container.register { () async -> RAScopedThing in
@@ -201,7 +202,7 @@ private func raEventually(
 
   /// A `scope(for:)` scope whose owner goes during a synchronous request: the `.scoped`
   /// factory met after that must not run, the request fails, and hooks run once.
-  @Test(.timeLimit(.minutes(3)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func anOwnedScopeClosedByItsOwnerDuringARequest() async throws {
     let block = RABlock()
     let made = RACount()
@@ -245,7 +246,7 @@ private func raEventually(
   /// Two threads close one scope at once: when close() returns on either, the scope is
   /// closed (a resolve after it fails). The second close() returns at once now, before
   /// the first has closed the state.
-  @Test(.timeLimit(.minutes(3)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func whenCloseReturnsTheScopeIsClosedEvenIfAnotherCloseRuns() async throws {
     let container = DIContainer()
     container.register { RAScopedThing() }.lifetime(.scoped)

@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Foundation
 import Testing
 
@@ -46,7 +47,7 @@ private final class ScopeBox: @unchecked Sendable {
 }
 
 @Suite struct RequestScopeReleaseTests {
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func anInstanceReleasedByCloseMayUseItsScopeInItsDeinit() {
     let record = Record()
     let box = ScopeBox()

@@ -1,3 +1,4 @@
+import DITestSupport
 import Foundation
 import Testing
 
@@ -113,10 +114,10 @@ import Testing
   /// instance is released with its hook run once.
   @Test func scopesOpenedAndClosedOnManyThreadsNeverShareAnInstance() async {
     let (ledger, cleaned, container) = Self.scopedProbes()
-    let rounds = SCEnvironment.rounds(3_000)
-    let wrong = SCCounter()
+    let rounds = TestEnvironment.rounds(3_000)
+    let wrong = Counter()
     let seen = SeenIDs()
-    let finished = await scRunThreads(4, timeout: SCEnvironment.seconds(60)) { _ in
+    let finished = await runThreads(4, timeout: TestEnvironment.limit(60)) { _ in
       for round in 0..<rounds {
         let scope = container.makeScope()
         let probe: LiveProbe = scope.resolve()

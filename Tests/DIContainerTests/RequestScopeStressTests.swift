@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -81,7 +82,7 @@ private final class StressRequest {}
       case 1:
         // Two threads resolve in one scope, and both close it.
         let scope = container.makeScope()
-        let seen = Lines()
+        let seen = EventLog<String>()
         DispatchQueue.concurrentPerform(iterations: 2) { _ in
           let handler: StressHandler = scope.resolve()
           seen.append("\(ObjectIdentifier(handler.log).hashValue)")

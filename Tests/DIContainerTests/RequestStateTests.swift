@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -30,7 +31,7 @@ import Testing
 
   @Test func aNestedResolveOfItselfIsACycleErrorNamingItOnce() {
     let container = DIContainer()
-    let inner = Lines()
+    let inner = EventLog<String>()
     container.register { () -> RequestA in
       do throws(DIError) {
         let nested: RequestA = try container.tryResolve()
@@ -76,7 +77,7 @@ import Testing
       return OpenY(x: x)
     }
     let scope = container.makeScope()
-    let seen = Lines()
+    let seen = EventLog<String>()
     let done = DispatchGroup()
     // Threads of their own: the second must run while the first sleeps in Y's factory.
     for waitsFirst in [false, true] {
@@ -88,7 +89,8 @@ import Testing
         done.leave()
       }
     }
-    #expect(done.wait(timeout: .now() + 20) == .success, "resolving deadlocked")
+    #expect(
+      done.wait(timeout: .now() + TestEnvironment.limit(20)) == .success, "resolving deadlocked")
     #expect(seen.all == ["whole", "whole"])
     scope.close()
   }

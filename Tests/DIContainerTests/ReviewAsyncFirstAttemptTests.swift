@@ -1,3 +1,4 @@
+import DITestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -21,7 +22,7 @@ private struct RVHookFailed: Error {}
 
 /// How many times each factory ran, by name.
 private final class RVCalls: Sendable {
-  private let counts = SCLocked<[String: Int]>([:])
+  private let counts = LockedValue<[String: Int]>([:])
 
   func record(_ name: String) { counts.withLock { $0[name, default: 0] += 1 } }
 
@@ -32,7 +33,7 @@ private final class RVCalls: Sendable {
 
 /// An ordered log, shared by hooks and factories.
 private final class RVLog: Sendable {
-  private let lines = SCLocked<[String]>([])
+  private let lines = LockedValue<[String]>([])
 
   func append(_ line: String) { lines.withLock { $0.append(line) } }
 
@@ -629,7 +630,7 @@ private actor RVCaller {
 
   // MARK: Errors
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func everyFailureReadsAsTheGeneralPathsInAContainerAndAScope() async {
     let directCalls = RVCalls()
     let generalCalls = RVCalls()
@@ -712,7 +713,7 @@ private actor RVCaller {
     #expect(asyncFactory.path.map(\.requested) == ["RVBrokenTop", "RVBrokenMid", "RVFailingPool"])
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func anAsyncFactoryThatAsksForItselfFailsWithACycle() async {
     func make(viaProtocol: Bool) -> DIContainer {
       let container = DIContainer()
@@ -797,11 +798,11 @@ private actor RVCaller {
     withExtendedLifetime(owner) {}
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aScopeClosedWhileItsAsyncInstanceIsMadeFailsAsTheGeneralPathDoes() async throws {
     for viaProtocol in [false, true] {
-      let gate = AsyncTestGate()
-      let hooks = SCCounter()
+      let gate = Gate()
+      let hooks = Counter()
       let container = DIContainer()
       container.register { () async -> RVScopedAsync in
         await gate.pass()
@@ -830,7 +831,7 @@ private actor RVCaller {
 
   // MARK: Concurrency
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func concurrentFirstRequestsMakeAnAsyncSingletonOnceAndAllGetIt() async throws {
     for _ in 0..<3 {
       let calls = RVCalls()
@@ -855,7 +856,7 @@ private actor RVCaller {
     }
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func concurrentFirstRequestsInOneScopeMakeItsScopedInstanceOnce() async throws {
     let calls = RVCalls()
     let container = makeDeepContainer(calls: calls)
@@ -882,11 +883,11 @@ private actor RVCaller {
     #expect(calls["pool"] == 1)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aCancelledMakingCachesNothingAndAWaiterThatWasNotCancelledTriesAgain() async throws {
     var makerOutcomes: [RVOutcome] = []
     for viaProtocol in [false, true] {
-      let made = SCCounter()
+      let made = Counter()
       let container = DIContainer()
       container.register { () async throws -> RVSecondPool in
         // The first making waits until its task is cancelled; the next ones are quick.
@@ -920,9 +921,9 @@ private actor RVCaller {
     if makerOutcomes.count == 2 { #expect(makerOutcomes[0] == makerOutcomes[1]) }
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aCancelledWaiterInAScopeThrowsWhileTheMakingGoesOn() async throws {
-    let gate = AsyncTestGate()
+    let gate = Gate()
     let container = DIContainer()
     container.register { () async -> RVScopedAsync in
       await gate.pass()
@@ -961,7 +962,7 @@ private actor RVCaller {
   }
 
   @Test func anActorsCloseRunsSynchronousHooksOffTheActorAsBefore() async throws {
-    let onActor = SCLocked<Bool?>(nil)
+    let onActor = LockedValue<Bool?>(nil)
     let container = DIContainer()
     container.register(RVHookA.init).lifetime(.scoped)
       .onClean { _ in onActor.withLock { $0 = RVQueueExecutor.isCurrent } }
@@ -1049,10 +1050,10 @@ private actor RVCaller {
     #expect(lines.first?.hasPrefix("error: onClean of RVHookB") == true)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func concurrentCloseAndCloseAwaitingHooksRunEachHookOnce() async throws {
     for withAsyncHook in [false, true] {
-      let ran = SCCounter()
+      let ran = Counter()
       let container = DIContainer()
       container.register(RVHookA.init).lifetime(.scoped).onClean { _ in ran.next() }
       container.register(RVHookB.init).lifetime(.scoped).onClean { _ in ran.next() }
@@ -1081,7 +1082,7 @@ private actor RVCaller {
         }
       }
       // An async step that close() started runs on a task of its own: wait for it.
-      let deadline = ContinuousClock.now + .seconds(SCEnvironment.seconds(10))
+      let deadline = ContinuousClock.now + .seconds(TestEnvironment.limit(10))
       while ran.value < 3 * rounds, ContinuousClock.now < deadline {
         try await Task.sleep(for: .milliseconds(2))
       }
@@ -1090,10 +1091,10 @@ private actor RVCaller {
     }
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aShutdownRacingCloseAwaitingHooksRunsEachHookOnceBeforeBothReturn() async throws {
     for round in 0..<6 {
-      let ran = SCCounter()
+      let ran = Counter()
       let container = DIContainer()
       container.register(RVHookA.init).lifetime(.scoped).onClean { _ in ran.next() }
       container.register(RVHookB.init).lifetime(.scoped)

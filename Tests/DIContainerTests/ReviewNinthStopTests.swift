@@ -34,6 +34,7 @@
 //
 // Workers never call `#expect` (see SCSupport.swift): they record what they saw.
 
+import DITestSupport
 import Testing
 
 @testable import DIContainer
@@ -245,12 +246,6 @@ private enum RNKeyType<H: SCDigit, T: SCDigit, O: SCDigit>: RNKeyOpener {
     let key: RNKey<H, T, O>? = try? container.tryResolve()
     return key?.number
   }
-}
-
-/// Weak references to objects that must go when their owner goes.
-private final class RNWeakBox {
-  weak var object: AnyObject?
-  init(_ object: AnyObject) { self.object = object }
 }
 
 /// The number of slots of a table of `provisions` keys (`ServiceTable.init`'s rule).
@@ -643,8 +638,8 @@ private func rnCapacity(provisions: Int) -> Int {
   // MARK: Many registrations
 
   @Test func aThousandKeysAreAllFoundAndReleasedWithTheirContainer() throws {
-    for _ in 0..<SCEnvironment.rounds(4, minimum: 2) {
-      var weakComponents: [RNWeakBox] = []
+    for _ in 0..<TestEnvironment.rounds(4, minimum: 2) {
+      var weakComponents: [WeakBox<AnyObject>] = []
       do {
         let container = DIContainer()
         for number in 0..<1_000 {
@@ -660,7 +655,7 @@ private func rnCapacity(provisions: Int) -> Int {
         let user: RNKeyUser = try container.tryResolve()
         #expect(user.key.number == 0)
         #expect(user.store.name == "default")
-        weakComponents = container.snapshot.components.map(RNWeakBox.init)
+        weakComponents = container.snapshot.components.map { WeakBox<AnyObject>($0) }
         #expect(weakComponents.count == 1_003)
       }
       let kept = weakComponents.filter { $0.object != nil }.count
@@ -699,7 +694,7 @@ private func rnCapacity(provisions: Int) -> Int {
     keys numbers: Range<Int>, sourceLocation: SourceLocation = #_sourceLocation
   ) -> Bool {
     var lastSlotUsed = false
-    var weakComponents: [RNWeakBox] = []
+    var weakComponents: [WeakBox<AnyObject>] = []
     do {
       let container = DIContainer()
       for number in numbers {
@@ -734,7 +729,7 @@ private func rnCapacity(provisions: Int) -> Int {
       #expect(
         rnWithKey(last) { $0.resolvedNumber(from: container) } == last,
         sourceLocation: sourceLocation)
-      weakComponents = container.snapshot.components.map(RNWeakBox.init)
+      weakComponents = container.snapshot.components.map { WeakBox<AnyObject>($0) }
       #expect(weakComponents.count == numbers.count, sourceLocation: sourceLocation)
     }
     let kept = weakComponents.filter { $0.object != nil }.count
@@ -833,7 +828,7 @@ private func rnCapacity(provisions: Int) -> Int {
 
   // MARK: Threads
 
-  @Test(.timeLimit(.minutes(3)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func threadsResolveAChoiceWhileAnotherThreadRegisters() async throws {
     let container = DIContainer()
     rnRegisterStore("first", in: container)
@@ -843,12 +838,12 @@ private func rnCapacity(provisions: Int) -> Int {
     container.rnAppend(framework: RNBillingFramework.self)
     Self.registerPet("two", tags: [RNTagA.self, RNTagB.self], in: container)
     Self.registerPet("three", tags: [RNTagA.self, RNTagB.self, RNTagC.self], in: container)
-    let rounds = SCEnvironment.rounds(300, minimum: 30)
+    let rounds = TestEnvironment.rounds(300, minimum: 30)
     let keys = min(rounds, 1_000)
-    let wrong = SCCounter()
-    let done = SCFlag()
-    let failures = SCLocked<[String]>([])
-    let finished = await scRunThreads(4, timeout: SCEnvironment.seconds(120)) { index in
+    let wrong = Counter()
+    let done = Flag()
+    let failures = LockedValue<[String]>([])
+    let finished = await runThreads(4, timeout: TestEnvironment.limit(120)) { index in
       if index == 0 {
         // Registers new keys, more stores (none preferred) and more tagged pets.
         for number in 0..<keys {

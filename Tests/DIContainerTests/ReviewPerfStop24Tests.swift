@@ -3,6 +3,7 @@
 // teardowns. Concurrent tests run on threads of their own with deadlines.
 
 import DIContainer
+import DITestSupport
 import Foundation
 import Testing
 
@@ -92,8 +93,8 @@ struct ReviewPerfStop24LockedTests {
   func exclusionWithParking() async {
     let locked = Locked(LockTally())
     let threads = 6
-    let rounds = SCEnvironment.rounds(3_000, minimum: 300)
-    let finished = await scRunThreads(threads, timeout: SCEnvironment.seconds(60)) { index in
+    let rounds = TestEnvironment.rounds(3_000, minimum: 300)
+    let finished = await runThreads(threads, timeout: TestEnvironment.limit(60)) { index in
       for round in 0..<rounds {
         locked.withLock { tally in
           // Now and then hold it long enough that others spin out and park.
@@ -109,9 +110,9 @@ struct ReviewPerfStop24LockedTests {
 
   @Test("a waiter letting go of the lock wakes threads parked for it")
   func waiterReleaseWakesParked() async {
-    for _ in 0..<SCEnvironment.rounds(30, minimum: 10) {
+    for _ in 0..<TestEnvironment.rounds(30, minimum: 10) {
       let locked = Locked((flag: false, entered: 0))
-      let finished = await scRunThreads(4, timeout: SCEnvironment.seconds(20)) { index in
+      let finished = await runThreads(4, timeout: TestEnvironment.limit(20)) { index in
         if index == 0 {
           locked.withLockWaiting { value, waiter in
             // Hold the lock long enough that the others park (state 2), then wait:
@@ -138,8 +139,8 @@ struct ReviewPerfStop24LockedTests {
   @Test("a broadcast between a waiter's check and its wait is not lost (ping-pong)")
   func pingPong() async {
     let locked = Locked(0)
-    let target = SCEnvironment.rounds(3_000, minimum: 300)
-    let finished = await scRunThreads(2, timeout: SCEnvironment.seconds(60)) { index in
+    let target = TestEnvironment.rounds(3_000, minimum: 300)
+    let finished = await runThreads(2, timeout: TestEnvironment.limit(60)) { index in
       // Thread 0 moves even values to odd, thread 1 odd to even.
       while true {
         let done = locked.withLockWaiting { value, waiter -> Bool in
@@ -159,8 +160,8 @@ struct ReviewPerfStop24LockedTests {
   @Test("many waiters and many contenders on one lock all finish")
   func waitersAndContenders() async {
     let locked = Locked((count: 0, released: false))
-    let rounds = SCEnvironment.rounds(2_000, minimum: 200)
-    let finished = await scRunThreads(8, timeout: SCEnvironment.seconds(60)) { index in
+    let rounds = TestEnvironment.rounds(2_000, minimum: 200)
+    let finished = await runThreads(8, timeout: TestEnvironment.limit(60)) { index in
       if index < 4 {
         for _ in 0..<rounds { locked.withLock { $0.count += 1 } }
         let last = locked.withLock { value -> Bool in
@@ -329,14 +330,14 @@ struct ReviewPerfStop24CastTests {
   @Test("a scoped class resolved from many threads at once: one object, freed at close")
   func concurrentScoped() async {
     let ledger = PRLedger()
-    let ids = SCLocked<Set<ObjectIdentifier>>([])
+    let ids = LockedValue<Set<ObjectIdentifier>>([])
     do {
       let container = DIContainer()
       container.register { R24Leaf("leaf", ledger) }.as(R24Base.self).lifetime(.scoped)
       container.register { R24Box<Int>(7, ledger) }.lifetime(.perContainer(.single))
-      for _ in 0..<SCEnvironment.rounds(40, minimum: 10) {
+      for _ in 0..<TestEnvironment.rounds(40, minimum: 10) {
         let scope = container.makeScope()
-        let finished = await scRunThreads(4, timeout: SCEnvironment.seconds(20)) { _ in
+        let finished = await runThreads(4, timeout: TestEnvironment.limit(20)) { _ in
           for _ in 0..<50 {
             let leaf: R24Leaf = scope.resolve()
             let base: R24Base = scope.resolve()

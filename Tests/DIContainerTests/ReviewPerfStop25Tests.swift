@@ -15,6 +15,7 @@
 // generic path): tests warm the container first (`r25Warm`).
 
 import DIContainer
+import DITestSupport
 import Foundation
 import Testing
 
@@ -524,7 +525,7 @@ private enum R25Child {
     }
     target.builder = container.register { R25Graph(PRLedger()) }
     container.register { R25Other(PRLedger()) }
-    let stop = SCFlag()
+    let stop = Flag()
     let editor = Thread {
       var round = 0
       while !stop.isRaised {
@@ -537,7 +538,7 @@ private enum R25Child {
       }
     }
     editor.start()
-    let deadline = scDeadline(in: SCEnvironment.seconds(4))
+    let deadline = ContinuousClock.now + .seconds(4)  // how long to stress, not a limit
     var rounds = 0
     while ContinuousClock.now < deadline {
       for _ in 0..<100 {
@@ -563,10 +564,10 @@ private enum R25Child {
     let custom = container.register { R25Leaf(ledger) }.lifetime(.custom(session))
     container.register { R25Log(ledger) }.lifetime(.scoped)
     container.register { R25Pair(first: $0, second: $1, ledger) }
-    let rounds = SCEnvironment.rounds(3_000, minimum: 150)
-    let seen = SCLocked<[Set<ObjectIdentifier>]>([[], [], []])
-    let wrong = SCLocked(0)
-    let finished = await scRunThreads(5, timeout: SCEnvironment.seconds(60)) { index in
+    let rounds = TestEnvironment.rounds(3_000, minimum: 150)
+    let seen = LockedValue<[Set<ObjectIdentifier>]>([[], [], []])
+    let wrong = LockedValue(0)
+    let finished = await runThreads(5, timeout: TestEnvironment.limit(60)) { index in
       if index == 4 {
         for round in 0..<rounds {
           // Each edit retires the snapshot: requests in flight see it move.
@@ -619,9 +620,9 @@ private enum R25Child {
     let builder = container.register { R25Sub(ledger) }.as(R25Base.self)
     container.register { R25Leaf(ledger) }.lifetime(.objectGraph)
     container.register { R25Pair(first: $0, second: $1, ledger) }
-    let rounds = SCEnvironment.rounds(6_000, minimum: 200)
-    let wrong = SCLocked(0)
-    let finished = await scRunThreads(4, timeout: SCEnvironment.seconds(60)) { index in
+    let rounds = TestEnvironment.rounds(6_000, minimum: 200)
+    let wrong = LockedValue(0)
+    let finished = await runThreads(4, timeout: TestEnvironment.limit(60)) { index in
       if index == 3 {
         for round in 0..<rounds {
           // Each edit makes a new component for the next snapshot, which the next

@@ -20,6 +20,7 @@
 // requests on other threads, where the runtime's cast fails. Such a conformance is never
 // recorded now (`anIsolatedConformanceLearnedOnTheMainActorIsNotServedOffIt`).
 
+import DITestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -442,7 +443,7 @@ private func r26Module(_ digit: Int, _ kind: DIModuleID.Kind = .framework) -> DI
     let ledger = PRLedger()
     do {
       let container = DIContainer()
-      let turn = SCCounter()
+      let turn = Counter()
       container.register { () -> R26Root in r26Make(firstTurn + turn.next() - 1, ledger) }
         .as(R26Named.self)
       container.register { R26User(named: $0, ledger) }
@@ -468,7 +469,7 @@ private func r26Module(_ digit: Int, _ kind: DIModuleID.Kind = .framework) -> DI
     let ledger = PRLedger()
     do {
       let container = DIContainer()
-      let next = SCLocked<[Int]>([3, 3, 2, 3, 2, 8, 9, 8, 9])
+      let next = LockedValue<[Int]>([3, 3, 2, 3, 2, 8, 9, 8, 9])
       container.register { () -> R26Root in
         r26Make(next.withLock { $0.isEmpty ? 3 : $0.removeFirst() }, ledger)
       }.as(R26Named.self)
@@ -521,7 +522,7 @@ private func r26Module(_ digit: Int, _ kind: DIModuleID.Kind = .framework) -> DI
     let ledger = PRLedger()
     do {
       let container = DIContainer()
-      let turn = SCCounter()
+      let turn = Counter()
       container.register { () -> AnyObject in
         turn.next() % 2 == 1 ? R26Alpha(ledger) : R26Beta(ledger)
       }.as(R26Named.self)
@@ -590,7 +591,7 @@ private func r26Module(_ digit: Int, _ kind: DIModuleID.Kind = .framework) -> DI
   /// out as the runtime's cast of the same object does, and nothing else is served.
   @Test func boxedValuesReturnedAsAnyObjectAreCastAsTheRuntimeCastsThem() {
     let container = DIContainer()
-    let turn = SCCounter()
+    let turn = Counter()
     container.register { () -> AnyObject in
       switch turn.next() % 3 {
       case 0: R26Alpha(PRLedger())
@@ -835,7 +836,7 @@ private func r26Module(_ digit: Int, _ kind: DIModuleID.Kind = .framework) -> DI
     let ledger = PRLedger()
     do {
       let container = DIContainer()
-      let turn = SCCounter()
+      let turn = Counter()
       container.register { () async -> R26Root in r26Make(turn.next() - 1, ledger) }
         .as(R26Named.self)
       container.register { (named: any R26Named) async -> R26User in R26User(named: named, ledger) }
@@ -858,16 +859,16 @@ private func r26Module(_ digit: Int, _ kind: DIModuleID.Kind = .framework) -> DI
   /// or not, its class first); every existential is sound, nothing hangs or leaks.
   @Test func concurrentFirstRequestsAgree() async {
     let ledger = PRLedger()
-    let unsound = SCLocked<[String]>([])
-    let rounds = SCEnvironment.rounds(40, minimum: 6)
+    let unsound = LockedValue<[String]>([])
+    let rounds = TestEnvironment.rounds(40, minimum: 6)
     for round in 0..<rounds {
       let container = DIContainer()
-      let turn = SCCounter()
+      let turn = Counter()
       container.register { () -> R26Root in r26Make(round + turn.next() - 1, ledger) }
         .as(R26Named.self)
       container.register { R26User(named: $0, ledger) }
       container.register { R26Pair(first: $0, second: $1, ledger) }
-      let finished = await scRunThreads(4, timeout: SCEnvironment.seconds(30)) { index in
+      let finished = await runThreads(4, timeout: TestEnvironment.limit(30)) { index in
         for step in 0..<40 {
           let named: any R26Named
           if (index + step) % 2 == 0 {
@@ -919,15 +920,15 @@ private func r26Module(_ digit: Int, _ kind: DIModuleID.Kind = .framework) -> DI
     container.register { R26MainOnly() }.as(R26Isolated.self)
     container.register { R26IsolatedUser(service: $0) }
     // The cast the container makes, of its object as `Any`, fails off the main actor.
-    let plainOffMain = await scWithin { ((R26MainOnly() as Any) as? any R26Isolated) != nil }
+    let plainOffMain = await resultOnThread { ((R26MainOnly() as Any) as? any R26Isolated) != nil }
     #expect(plainOffMain == false, "premise: the plain cast fails off the main actor")
-    let before = await scWithin { r26IsolatedRequests(container) }
+    let before = await resultOnThread { r26IsolatedRequests(container) }
     #expect(before == "dependency fails, top level fails", "before a request on the main actor")
     let onMain: R26IsolatedUser = try container.tryResolve()
     #expect(onMain.service.ping() == 7)
     let direct: any R26Isolated = try container.tryResolve()
     #expect(direct.ping() == 7)
-    let after = await scWithin { r26IsolatedRequests(container) }
+    let after = await resultOnThread { r26IsolatedRequests(container) }
     #expect(after == before, "off the main actor, after a request on it recorded the table")
   }
 
@@ -1094,7 +1095,7 @@ private func r26Module(_ digit: Int, _ kind: DIModuleID.Kind = .framework) -> DI
     #expect(noted.note == "leaf leaf")
     #expect(ModifierCache.modifier(of: Provider<R26Leaf>?.self) != nil)
     // A `Lazy<R26Leaf>` registered as a service: the parameters and the top level get it.
-    let registered = SCCounter()
+    let registered = Counter()
     container.register { () -> Lazy<R26Leaf> in
       registered.next()
       return Lazy { R26Leaf(ledger) }
@@ -1136,9 +1137,9 @@ private func r26Module(_ digit: Int, _ kind: DIModuleID.Kind = .framework) -> DI
   @Test func modifierRequestsWhileRegistrationsChangeTheTable() async {
     let container = DIContainer()
     for number in 0..<40 { r26RegisterCell(number, withCell: number % 2 == 0, in: container) }
-    let wrong = SCLocked<[String]>([])
-    let registering = SCFlag()
-    let finished = await scRunThreads(4, timeout: SCEnvironment.seconds(60)) { index in
+    let wrong = LockedValue<[String]>([])
+    let registering = Flag()
+    let finished = await runThreads(4, timeout: TestEnvironment.limit(60)) { index in
       if index == 0 {
         for number in 40..<400 { r26RegisterCell(number, withCell: number % 2 == 0, in: container) }
         registering.raise()
@@ -1241,14 +1242,14 @@ private func r26Module(_ digit: Int, _ kind: DIModuleID.Kind = .framework) -> DI
   /// One thread loads modules while others ask about them: a module is reported loaded
   /// only once its load began, stays loaded, and a part of the same type never is.
   @Test func loadedModulesUnderConcurrentQuestions() async {
-    let rounds = SCEnvironment.rounds(20, minimum: 4)
-    let wrong = SCLocked<[String]>([])
+    let rounds = TestEnvironment.rounds(20, minimum: 4)
+    let wrong = LockedValue<[String]>([])
     for round in 0..<rounds {
       let parent = DIContainer()
       let child = DIContainer(parent: parent)
-      let started = (0..<10).map { _ in SCFlag() }
-      let done = SCFlag()
-      let finished = await scRunThreads(4, timeout: SCEnvironment.seconds(30)) { index in
+      let started = (0..<10).map { _ in Flag() }
+      let done = Flag()
+      let finished = await runThreads(4, timeout: TestEnvironment.limit(30)) { index in
         if index == 0 {
           for digit in 0..<10 {
             started[digit].raise()

@@ -23,6 +23,7 @@
 //
 // Workers never call `#expect` (see SCSupport.swift): they record what they saw.
 
+import DITestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -123,48 +124,6 @@ private final class RSCAllItems: @unchecked Sendable {
 
 private struct RSCFailure: Error {}
 
-/// Holds factories on their threads until the test opens it (polling, with a deadline, so
-/// nothing blocks forever), and tells the test how many reached it.
-private final class RSCGate: @unchecked Sendable {
-  private let lock = NSLock()
-  private var isOpen = false
-  private var arrivals = 0
-
-  /// Waits until the gate opens; false when it did not within its deadline.
-  @discardableResult
-  func pass() -> Bool {
-    lock.withLock { arrivals += 1 }
-    let deadline = Date().addingTimeInterval(SCEnvironment.seconds(20))
-    while !lock.withLock({ isOpen }) {
-      if Date() >= deadline { return false }
-      usleep(200)
-    }
-    return true
-  }
-
-  func open() { lock.withLock { isOpen = true } }
-
-  var count: Int { lock.withLock { arrivals } }
-
-  /// Waits until `count` factories reached the gate; false after the deadline.
-  func awaitArrivals(_ count: Int) async -> Bool {
-    let deadline = scDeadline(in: SCEnvironment.seconds(20))
-    while self.count < count {
-      guard ContinuousClock.now < deadline else { return false }
-      try? await Task.sleep(for: .milliseconds(1))
-    }
-    return true
-  }
-}
-
-/// A weak reference a factory fills from its thread.
-private final class RSCWeakBox: @unchecked Sendable {
-  private let lock = NSLock()
-  private weak var object: AnyObject?
-  func set(_ value: AnyObject) { lock.withLock { object = value } }
-  var isGone: Bool { lock.withLock { object == nil } }
-}
-
 /// `T` from `scope`, as a result (for worker threads, which do not call `#expect`).
 private func rscResolve<T>(_ type: T.Type = T.self, in scope: DIRequestScope) -> Result<
   T, DIError
@@ -181,7 +140,7 @@ private func noMakingIsLeft(in scope: DIRequestScope) -> Bool {
 /// Whether `condition` holds within a few seconds (polled): for what a worker thread's
 /// closure, released a little after the thread signalled its end, may still hold.
 private func rscEventually(_ condition: () -> Bool) async -> Bool {
-  let deadline = scDeadline(in: SCEnvironment.seconds(5))
+  let deadline = hangDeadline(in: TestEnvironment.limit(5))
   while !condition() {
     guard ContinuousClock.now < deadline else { return false }
     try? await Task.sleep(for: .milliseconds(1))
@@ -327,7 +286,7 @@ private func itemOf<Tens: SCDigit, Ones: SCDigit>(
 
   @Test func theFirstRequestOfAScopedClassMakesItOnceAndTheScopeKeepsIt() throws {
     let ledger = PRLedger()
-    let calls = SCCounter()
+    let calls = Counter()
     let container = DIContainer()
     container.register { () -> RSCObject in
       calls.next()
@@ -354,7 +313,7 @@ private func itemOf<Tens: SCDigit, Ones: SCDigit>(
 
   @Test func aScopedStructIsMadeOnceAndCleanedOnce() throws {
     let ledger = PRLedger()
-    let calls = SCCounter()
+    let calls = Counter()
     let container = DIContainer()
     container.register { () -> RSCValue in
       calls.next()
@@ -384,7 +343,7 @@ private func itemOf<Tens: SCDigit, Ones: SCDigit>(
     // The kept value is an existential: a box whose type is no class, which the first
     // look must leave to the create-once path.
     let ledger = PRLedger()
-    let calls = SCCounter()
+    let calls = Counter()
     let container = DIContainer()
     container.register { () -> any RSCService in
       calls.next()
@@ -404,7 +363,7 @@ private func itemOf<Tens: SCDigit, Ones: SCDigit>(
 
   @Test func aScopedServiceIsOneObjectByProtocolTagAndOwnType() throws {
     let ledger = PRLedger()
-    let calls = SCCounter()
+    let calls = Counter()
     let container = DIContainer()
     container.register { () -> RSCServiceImpl in
       calls.next()
@@ -529,7 +488,7 @@ private func itemOf<Tens: SCDigit, Ones: SCDigit>(
 
   // MARK: - Cycles
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aScopedInitializerAskingForItselfIsACycleEveryTimeNotAHang() async throws {
     let ledger = PRLedger()
     let container = DIContainer()
@@ -549,14 +508,14 @@ private func itemOf<Tens: SCDigit, Ones: SCDigit>(
     #expect(ledger.alive == 1)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aScopedFactoryResolvingInItsScopeAgainSharesOrFailsWithoutAHang() async throws {
     // A factory that resolves in its own scope runs the same request (the thread's): a
     // first request of another `.scoped` component is claimed and made inside the outer
     // making; one of its own component is a cycle, not a wait for itself.
     let ledger = PRLedger()
-    let selfCalls = SCCounter()
-    let box = SCLocked<DIRequestScope?>(nil)
+    let selfCalls = Counter()
+    let box = LockedValue<DIRequestScope?>(nil)
     let container = DIContainer()
     container.register { RSCObject(ledger) }.lifetime(.scoped)
       .onClean { ledger.noteCleaned($0.serial) }
@@ -591,7 +550,7 @@ private func itemOf<Tens: SCDigit, Ones: SCDigit>(
     #expect(ledger.cleaned == [nested.serial, nested.inner.serial])
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aPropertyInjectionCycleServesThePartialInstanceToItsOwnRequest() async throws {
     let ledger = PRLedger()
     for breaksTheCycle in [false, true] {
@@ -618,32 +577,32 @@ private func itemOf<Tens: SCDigit, Ones: SCDigit>(
     #expect(await rscEventually { ledger.alive == 0 })
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aPostponedMakingMakesAnotherThreadWaitForTheSameInstance() async throws {
     // The cyclic object's making stays open while its postponed injection runs (held at
     // the gate in the friend's factory); a second thread's first request waits for it,
     // and neither gets a second instance.
     let ledger = PRLedger()
-    let gate = RSCGate()
+    let gate = Gate()
     let container = DIContainer()
     container.register { RSCCyclic(ledger) }.lifetime(.scoped)
       .injection(cycle: true, \.friend)
       .onClean { ledger.noteCleaned($0.serial) }
     container.register { (cyclic: RSCCyclic) -> RSCFriend in
-      gate.pass()
+      gate.passBlocking()
       return RSCFriend(cyclic: cyclic, ledger)
     }
     let scope = container.makeScope()
-    let results = SCLocked<[Result<RSCCyclic, DIError>]>([])
+    let results = LockedValue<[Result<RSCCyclic, DIError>]>([])
     let first = Task {
-      await scRunOnThread(timeout: SCEnvironment.seconds(30)) {
+      await runOnThread(timeout: TestEnvironment.limit(30)) {
         let result = rscResolve(RSCCyclic.self, in: scope)
         results.withLock { $0.append(result) }
       }
     }
-    try #require(await gate.awaitArrivals(1), "the postponed injection did not run")
+    try #require(await gate.waitForArrivals(1), "the postponed injection did not run")
     let second = Task {
-      await scRunOnThread(timeout: SCEnvironment.seconds(30)) {
+      await runOnThread(timeout: TestEnvironment.limit(30)) {
         let result = rscResolve(RSCCyclic.self, in: scope)
         results.withLock { $0.append(result) }
       }
@@ -669,7 +628,7 @@ private func itemOf<Tens: SCDigit, Ones: SCDigit>(
 
   @Test func aFactoryThatThrowsFirstKeepsNothingAndTheScopeGoesOn() throws {
     let ledger = PRLedger()
-    let calls = SCCounter()
+    let calls = Counter()
     let container = DIContainer()
     container.register { () throws -> RSCObject in
       if calls.next() % 2 == 1 { throw RSCFailure() }
@@ -702,32 +661,32 @@ private func itemOf<Tens: SCDigit, Ones: SCDigit>(
     #expect(container.openScopes.reuse.reused - reusedBefore == rounds - 1)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aThreadWaitingForAFailedFirstMakingWakesAndMakesItsOwn() async throws {
     let ledger = PRLedger()
-    let gate = RSCGate()
-    let calls = SCCounter()
+    let gate = Gate()
+    let calls = Counter()
     let container = DIContainer()
     container.register { () throws -> RSCObject in
       if calls.next() == 1 {
-        gate.pass()
+        gate.passBlocking()
         throw RSCFailure()
       }
       return RSCObject(ledger)
     }
     .lifetime(.scoped).onClean { ledger.noteCleaned($0.serial) }
     let scope = container.makeScope()
-    let failing = SCLocked<Result<RSCObject, DIError>?>(nil)
-    let waiting = SCLocked<Result<RSCObject, DIError>?>(nil)
+    let failing = LockedValue<Result<RSCObject, DIError>?>(nil)
+    let waiting = LockedValue<Result<RSCObject, DIError>?>(nil)
     let first = Task {
-      await scRunOnThread(timeout: SCEnvironment.seconds(30)) {
+      await runOnThread(timeout: TestEnvironment.limit(30)) {
         let result = rscResolve(RSCObject.self, in: scope)
         failing.withLock { $0 = result }
       }
     }
-    try #require(await gate.awaitArrivals(1))
+    try #require(await gate.waitForArrivals(1))
     let second = Task {
-      await scRunOnThread(timeout: SCEnvironment.seconds(30)) {
+      await runOnThread(timeout: TestEnvironment.limit(30)) {
         let result = rscResolve(RSCObject.self, in: scope)
         waiting.withLock { $0 = result }
       }
@@ -752,7 +711,7 @@ private func itemOf<Tens: SCDigit, Ones: SCDigit>(
   }
 
   @Test func aClosedScopeRunsNoScopedFactory() throws {
-    let calls = SCCounter()
+    let calls = Counter()
     let container = DIContainer()
     container.register { () -> RSCObject in
       calls.next()
@@ -780,13 +739,13 @@ private func itemOf<Tens: SCDigit, Ones: SCDigit>(
     #expect(noMakingIsLeft(in: scope))
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aScopeClosedDuringARequestRunsNoScopedFactoryAfterIt() async throws {
     // The request began in an open scope; the scope closes before the request reaches
     // its `.scoped` component, whose first look must then claim nothing.
     let ledger = PRLedger()
-    let gate = RSCGate()
-    let calls = SCCounter()
+    let gate = Gate()
+    let calls = Counter()
     let container = DIContainer()
     container.register { () -> RSCObject in
       calls.next()
@@ -794,20 +753,20 @@ private func itemOf<Tens: SCDigit, Ones: SCDigit>(
     }
     .lifetime(.scoped).onClean { ledger.noteCleaned($0.serial) }
     container.register { () -> RSCBottom in
-      gate.pass()
+      gate.passBlocking()
       return RSCBottom(ledger)
     }
     container.register { (bottom: RSCBottom, object: RSCObject) in RSCHolder(object: object, ledger)
     }
     let scope = container.makeScope()
-    let outcome = SCLocked<Result<RSCHolder, DIError>?>(nil)
+    let outcome = LockedValue<Result<RSCHolder, DIError>?>(nil)
     let thread = Task {
-      await scRunOnThread(timeout: SCEnvironment.seconds(30)) {
+      await runOnThread(timeout: TestEnvironment.limit(30)) {
         let result = rscResolve(RSCHolder.self, in: scope)
         outcome.withLock { $0 = result }
       }
     }
-    try #require(await gate.awaitArrivals(1), "the request did not start")
+    try #require(await gate.waitForArrivals(1), "the request did not start")
     scope.close()
     gate.open()
     #expect(await thread.value, "the request hung")
@@ -819,11 +778,11 @@ private func itemOf<Tens: SCDigit, Ones: SCDigit>(
 
   // MARK: - Threads
 
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func threadsRacingForTheFirstRequestShareOneInstancePerScope() async throws {
     let ledger = PRLedger()
-    let objectCalls = SCCounter()
-    let valueCalls = SCCounter()
+    let objectCalls = Counter()
+    let valueCalls = Counter()
     let container = DIContainer()
     container.register { () -> RSCObject in
       objectCalls.next()
@@ -837,14 +796,14 @@ private func itemOf<Tens: SCDigit, Ones: SCDigit>(
       return RSCValue(serial: ledger.noteMade())
     }
     .lifetime(.scoped).onClean { ledger.noteCleaned($0.serial) }
-    let rounds = SCEnvironment.rounds(30, minimum: 6)
+    let rounds = TestEnvironment.rounds(30, minimum: 6)
     let threads = 6
     var wrong: [String] = []
     for round in 0..<rounds {
       let scope = container.makeScope()
-      let got = SCLocked<[(RSCObject, Int)]>([])
-      let failures = SCLocked<[String]>([])
-      let finished = await scRunThreads(threads, timeout: SCEnvironment.seconds(30)) { index in
+      let got = LockedValue<[(RSCObject, Int)]>([])
+      let failures = LockedValue<[String]>([])
+      let finished = await runThreads(threads, timeout: TestEnvironment.limit(30)) { index in
         do throws(DIError) {
           let object: RSCObject
           let value: RSCValue
@@ -884,18 +843,18 @@ private func itemOf<Tens: SCDigit, Ones: SCDigit>(
     #expect(ledger.alive == rounds)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func closingWhileTheFirstRequestMakesFailsItDropsTheInstanceOnceAndLeaksNothing()
     async throws
   {
     let ledger = PRLedger()
-    let gate = RSCGate()
-    let made = RSCWeakBox()
+    let gate = Gate()
+    let made = WeakBox<AnyObject>()
     let container = DIContainer()
     container.register { () -> RSCObject in
       let object = RSCObject(ledger)
-      made.set(object)
-      gate.pass()
+      made.object = object
+      gate.passBlocking()
       return object
     }
     .lifetime(.scoped).onClean { ledger.noteCleaned($0.serial) }
@@ -903,14 +862,14 @@ private func itemOf<Tens: SCDigit, Ones: SCDigit>(
       .onClean { ledger.noteCleaned($0.serial) }
     let scope = container.makeScope()
     let bottom: RSCBottom = try scope.tryResolve()
-    let codes = SCLocked<[DIError.Code?]>([])
+    let codes = LockedValue<[DIError.Code?]>([])
     let threads = Task {
-      await scRunThreads(3, timeout: SCEnvironment.seconds(30)) { _ in
+      await runThreads(3, timeout: TestEnvironment.limit(30)) { _ in
         let code = rscResolve(RSCObject.self, in: scope).failure?.code
         codes.withLock { $0.append(code) }
       }
     }
-    try #require(await gate.awaitArrivals(1), "no thread reached the factory")
+    try #require(await gate.waitForArrivals(1), "no thread reached the factory")
     // Time for the other threads to wait for the making.
     try await Task.sleep(for: .milliseconds(30))
     scope.close()
@@ -923,7 +882,7 @@ private func itemOf<Tens: SCDigit, Ones: SCDigit>(
     #expect(gate.count == 1)
     #expect(ledger.made == 2)
     #expect(ledger.cleaned == [bottom.serial, 2])
-    #expect(await rscEventually { made.isGone })
+    #expect(await rscEventually { made.object == nil })
     #expect(noMakingIsLeft(in: scope))
     scope.close()
     #expect(ledger.cleaned.count == 2)
@@ -941,13 +900,13 @@ private func itemOf<Tens: SCDigit, Ones: SCDigit>(
     #expect(ledger.alive == 1)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func shutdownWhileTheFirstRequestMakesRunsEachHookOnce() async throws {
     let ledger = PRLedger()
-    let gate = RSCGate()
+    let gate = Gate()
     let container = DIContainer()
     container.register { () -> RSCObject in
-      gate.pass()
+      gate.passBlocking()
       return RSCObject(ledger)
     }
     .lifetime(.scoped).onClean { ledger.noteCleaned($0.serial) }
@@ -955,14 +914,14 @@ private func itemOf<Tens: SCDigit, Ones: SCDigit>(
       .onClean { ledger.noteCleaned($0.serial) }
     let scope = container.makeScope()
     let bottom: RSCBottom = try scope.tryResolve()
-    let outcome = SCLocked<Result<RSCObject, DIError>?>(nil)
+    let outcome = LockedValue<Result<RSCObject, DIError>?>(nil)
     let thread = Task {
-      await scRunOnThread(timeout: SCEnvironment.seconds(30)) {
+      await runOnThread(timeout: TestEnvironment.limit(30)) {
         let result = rscResolve(RSCObject.self, in: scope)
         outcome.withLock { $0 = result }
       }
     }
-    try #require(await gate.awaitArrivals(1))
+    try #require(await gate.waitForArrivals(1))
     await container.shutdown()
     #expect(ledger.cleaned == [bottom.serial])
     gate.open()
@@ -980,10 +939,10 @@ private func itemOf<Tens: SCDigit, Ones: SCDigit>(
 
   // MARK: - Child containers
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aChildScopeKeepsOneInstanceOfItsParentsScopedComponent() async throws {
     let ledger = PRLedger()
-    let calls = SCCounter()
+    let calls = Counter()
     let parent = DIContainer()
     parent.register { () -> RSCObject in
       calls.next()
@@ -1013,8 +972,8 @@ private func itemOf<Tens: SCDigit, Ones: SCDigit>(
 
     // Threads making their first request of the parent's component in a child scope.
     let racing = child.makeScope()
-    let got = SCLocked<[RSCObject]>([])
-    let finished = await scRunThreads(4, timeout: SCEnvironment.seconds(30)) { index in
+    let got = LockedValue<[RSCObject]>([])
+    let finished = await runThreads(4, timeout: TestEnvironment.limit(30)) { index in
       let result: Result<RSCObject, DIError> =
         index.isMultiple(of: 2)
         ? rscResolve(RSCObject.self, in: racing)
@@ -1034,10 +993,10 @@ private func itemOf<Tens: SCDigit, Ones: SCDigit>(
 
   // MARK: - Async
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func asyncRequestsInAScopeShareItsScopedInstances() async throws {
     let ledger = PRLedger()
-    let asyncCalls = SCCounter()
+    let asyncCalls = Counter()
     let container = DIContainer()
     container.register { RSCObject(ledger) }.lifetime(.scoped)
       .onClean { ledger.noteCleaned($0.serial) }

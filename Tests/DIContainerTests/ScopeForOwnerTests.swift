@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Testing
 
 private final class Request {}

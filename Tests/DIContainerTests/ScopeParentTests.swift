@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Testing
 
 private final class Tenant {}
@@ -46,7 +47,7 @@ private final class Screen {}
   }
 
   @Test func cleaningAParentRunsItsAndItsChildrensHooksNewestFirst() {
-    let order = Lines()
+    let order = EventLog<String>()
     let session = DIScope(name: "Session")
     let first = DIScope(name: "First", parent: session)
     let second = DIScope(name: "Second", parent: session)

@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Foundation
 import Testing
 
@@ -107,7 +108,7 @@ import Testing
   /// scopes never receive what it makes, and what it makes is released, its hook run.
   @Test func anAsyncMakingOutlivingItsScopeNeverReachesALaterScope() async throws {
     let container = DIContainer()
-    let gate = SRRGate()
+    let gate = Gate()
     let cleaned = Counter()
     container.register { () async in
       await gate.pass()
@@ -119,7 +120,7 @@ import Testing
       let item: SRRAsyncItem = try await scope!.resolveAsync()
       return item.probe.id
     }
-    try await gate.waitUntilEntered(timeout: SCEnvironment.seconds(10))
+    try await gate.awaitArrivals(1, seconds: 10)
     scope?.close()
     scope = nil
     var later: [Int] = []
@@ -197,7 +198,7 @@ import Testing
     container.register { SRRItem(LiveProbe()) }.lifetime(.scoped)
       .onClean { _ in made.next() }
     box.container = container
-    let finished = await scRunOnThread(timeout: SCEnvironment.seconds(20)) {
+    let finished = await runOnThread(timeout: TestEnvironment.limit(20)) {
       for _ in 1...20 {
         let scope = container.makeScope()
         let _: SRRReentrant = scope.resolve()
@@ -219,7 +220,7 @@ import Testing
     container.register { SRRAsyncItem() }.lifetime(.scoped)
       .onClean { _ in box.useAScope() }
     box.container = container
-    let finished = await scRunOnThread(timeout: SCEnvironment.seconds(20)) {
+    let finished = await runOnThread(timeout: TestEnvironment.limit(20)) {
       for _ in 1...20 {
         let scope = container.makeScope()
         let _: SRRAsyncItem = scope.resolve()
@@ -262,11 +263,11 @@ import Testing
     let ledger = ProbeLedger()
     let cleaned = Counter()
     let container = Self.container(ledger: ledger, cleaned: cleaned)
-    let rounds = SCEnvironment.rounds(2_000)
-    let wrong = SCCounter()
+    let rounds = TestEnvironment.rounds(2_000)
+    let wrong = Counter()
     let started = DispatchSemaphore(value: 0)
     let threads = Task {
-      await scRunThreads(3, timeout: SCEnvironment.seconds(60)) { index in
+      await runThreads(3, timeout: TestEnvironment.limit(60)) { index in
         for round in 0..<rounds {
           if round == rounds / 4 { started.signal() }
           let scope = container.makeScope()
@@ -281,7 +282,7 @@ import Testing
         }
       }
     }
-    _ = await scWait(for: started, until: scDeadline(in: SCEnvironment.seconds(30)))
+    _ = await waitForSignals(of: started, until: hangDeadline(in: TestEnvironment.limit(30)))
     await container.shutdown()
     let finished = await threads.value
     #expect(finished, "scopes and shutdown deadlocked")
@@ -298,9 +299,9 @@ import Testing
     let ledger = ProbeLedger()
     let cleaned = Counter()
     let container = Self.container(ledger: ledger, cleaned: cleaned)
-    let perThread = SCEnvironment.rounds(2_000)
-    let wrong = SCCounter()
-    let finished = await scRunThreads(2, timeout: SCEnvironment.seconds(60)) { _ in
+    let perThread = TestEnvironment.rounds(2_000)
+    let wrong = Counter()
+    let finished = await runThreads(2, timeout: TestEnvironment.limit(60)) { _ in
       for _ in 0..<3 {
         var open: [(DIRequestScope, SRRItem)] = []
         for _ in 0..<perThread {
@@ -423,43 +424,6 @@ private final class SRRHandler: Sendable {
 private final class SRROwner {}
 
 private struct SRRFailure: Error {}
-
-/// Holds async factories at `pass()` until the test opens the gate (for good).
-private final class SRRGate: @unchecked Sendable {
-  private let lock = NSLock()
-  private var isOpen = false
-  private var entered = false
-  private var waiting: [CheckedContinuation<Void, Never>] = []
-
-  func pass() async {
-    await withCheckedContinuation { continuation in
-      let go = lock.withLock { () -> Bool in
-        entered = true
-        if isOpen { return true }
-        waiting.append(continuation)
-        return false
-      }
-      if go { continuation.resume() }
-    }
-  }
-
-  func open() {
-    let resumed = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
-      isOpen = true
-      defer { waiting = [] }
-      return waiting
-    }
-    for continuation in resumed { continuation.resume() }
-  }
-
-  func waitUntilEntered(timeout: Double) async throws {
-    let deadline = scDeadline(in: timeout)
-    while !lock.withLock({ entered }) {
-      guard ContinuousClock.now < deadline else { throw SRRFailure() }
-      try await Task.sleep(for: .milliseconds(1))
-    }
-  }
-}
 
 /// Lets hooks started on tasks of their own finish.
 private enum TeardownWait {

@@ -1,3 +1,4 @@
+import DITestSupport
 import Foundation
 import Testing
 
@@ -23,7 +24,7 @@ private final class TSAudit: Sendable {}
 
 /// A container whose two `.scoped` components have hooks, recording
 /// "<component> <request>" in `ran`; the request number comes from `next`.
-private func makeContainer(ran: SCLocked<[String]>, next: SCCounter) -> DIContainer {
+private func makeContainer(ran: LockedValue<[String]>, next: Counter) -> DIContainer {
   let container = DIContainer()
   container.register { TSLog(request: next.next()) }.lifetime(.scoped)
     .onClean { log in ran.withLock { $0.append("log \(log.request)") } }
@@ -35,8 +36,8 @@ private func makeContainer(ran: SCLocked<[String]>, next: SCCounter) -> DIContai
 
 @Suite struct ScopeTeardownStorageTests {
   @Test func aClosedScopeKeepsItsEmptiedTeardownStorageForTheNext() {
-    let ran = SCLocked<[String]>([])
-    let container = makeContainer(ran: ran, next: SCCounter())
+    let ran = LockedValue<[String]>([])
+    let container = makeContainer(ran: ran, next: Counter())
     let scope = container.makeScope()
     _ = scope.resolve() as TSSession
     scope.close()
@@ -50,8 +51,8 @@ private func makeContainer(ran: SCLocked<[String]>, next: SCCounter) -> DIContai
   }
 
   @Test func reusedScopesRunEachHookOnceForTheirOwnInstances() {
-    let ran = SCLocked<[String]>([])
-    let container = makeContainer(ran: ran, next: SCCounter())
+    let ran = LockedValue<[String]>([])
+    let container = makeContainer(ran: ran, next: Counter())
     weak var lastSession: TSSession?
     for request in 1...40 {
       let scope = container.makeScope()
@@ -67,8 +68,8 @@ private func makeContainer(ran: SCLocked<[String]>, next: SCCounter) -> DIContai
   }
 
   @Test func closingAwaitingHooksReusesTheStorageToo() async {
-    let ran = SCLocked<[String]>([])
-    let next = SCCounter()
+    let ran = LockedValue<[String]>([])
+    let next = Counter()
     let container = makeContainer(ran: ran, next: next)
     for request in 1...20 {
       let scope = container.makeScope()
@@ -80,9 +81,9 @@ private func makeContainer(ran: SCLocked<[String]>, next: SCCounter) -> DIContai
   }
 
   @Test func asyncHooksAreAwaitedAndTheirStorageIsNotShared() async {
-    let ran = SCLocked<[String]>([])
+    let ran = LockedValue<[String]>([])
     let container = DIContainer()
-    let next = SCCounter()
+    let next = Counter()
     container.register { TSLog(request: next.next()) }.lifetime(.scoped)
       .onClean { (log: TSLog) async in
         try? await Task.sleep(for: .milliseconds(1))
@@ -98,8 +99,8 @@ private func makeContainer(ran: SCLocked<[String]>, next: SCCounter) -> DIContai
   }
 
   @Test func shutdownRunsTheHooksOfScopesStillOpenOnce() async {
-    let ran = SCLocked<[String]>([])
-    let container = makeContainer(ran: ran, next: SCCounter())
+    let ran = LockedValue<[String]>([])
+    let container = makeContainer(ran: ran, next: Counter())
     // A reused state first, so its spare storage is in play.
     let first = container.makeScope()
     _ = first.resolve() as TSSession

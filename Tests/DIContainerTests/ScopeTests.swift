@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Dispatch
 import Testing
 
@@ -12,8 +13,8 @@ private final class Checkout {
 /// A user-written storage that forgets a value once it is older than `lifetime`, on a
 /// clock the test moves.
 private final class ExpiringStorage: DIStorage {
-  private let entries = SCLocked<[DIStorageKey: (value: DIStorageValue, made: Duration)]>([:])
-  private let clock = SCLocked(Duration.zero)
+  private let entries = LockedValue<[DIStorageKey: (value: DIStorageValue, made: Duration)]>([:])
+  private let clock = LockedValue(Duration.zero)
   let lifetime: Duration
 
   init(lifetime: Duration) { self.lifetime = lifetime }

@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Dispatch
 import Foundation
 import Synchronization
@@ -185,11 +186,11 @@ private func rvSame(_ a: Any, _ b: Any) -> Bool {
     let ledger = ProbeLedger()
     let container = DIContainer()
     rvRegisterImpl(container, ledger: ledger, lifetime: .perContainer(.single))
-    let rounds = SCEnvironment.rounds(6_000)
-    let failures = SCLocked<[String]>([])
-    let stop = SCFlag()
-    let readersDone = SCCounter()
-    let finished = await scRunThreads(4, timeout: SCEnvironment.seconds(60)) { worker in
+    let rounds = TestEnvironment.rounds(6_000)
+    let failures = LockedValue<[String]>([])
+    let stop = Flag()
+    let readersDone = Counter()
+    let finished = await runThreads(4, timeout: TestEnvironment.limit(60)) { worker in
       if worker == 0 {
         repeat {
           container.clean()
@@ -307,7 +308,7 @@ private func rvSame(_ a: Any, _ b: Any) -> Bool {
   @Test func aHookOrDeinitThatResolvesTheServiceDuringAClean() async {
     let ledger = ProbeLedger()
     let container = DIContainer()
-    let seen = SCLocked<[Bool]>([])
+    let seen = LockedValue<[Bool]>([])
     rvRegisterImpl(container, ledger: ledger, lifetime: .perContainer(.single)) { old in
       let new: (any RVAny)? = try? container.tryResolve()
       let base: RVBase? = try? container.tryResolve()
@@ -316,7 +317,7 @@ private func rvSame(_ a: Any, _ b: Any) -> Bool {
         $0.append((new as AnyObject) !== old && base === (new as AnyObject) && new.probe.isAlive)
       }
     }
-    let done = await scWithin(20) { () -> Bool in
+    let done = await resultOnThread(20) { () -> Bool in
       for round in 0..<50 {
         _ = rvCheckAllServices(container, pick: round)
         container.clean()
@@ -349,12 +350,12 @@ private func rvSame(_ a: Any, _ b: Any) -> Bool {
     let container = DIContainer()
     container.register { RVMainOnly() }.as(RVIsolated.self).lifetime(.perContainer(.single))
     // What the plain cast gives off the main actor.
-    let plainOffMain = await scWithin { () -> Bool in
+    let plainOffMain = await resultOnThread { () -> Bool in
       let object: RVMainOnly? = try? container.tryResolve()
       return ((object as Any) as? any RVIsolated) != nil
     }
     #expect(plainOffMain == false, "premise: the plain cast fails off the main actor")
-    let beforeMain = await scWithin { () -> Bool in
+    let beforeMain = await resultOnThread { () -> Bool in
       let service: (any RVIsolated)? = try? container.tryResolve() as any RVIsolated
       return service != nil
     }
@@ -362,7 +363,7 @@ private func rvSame(_ a: Any, _ b: Any) -> Bool {
     // On the main actor: the cast holds.
     let onMain: any RVIsolated = try container.tryResolve()
     #expect(onMain.ping() == 7)
-    let afterMain = await scWithin { () -> Bool in
+    let afterMain = await resultOnThread { () -> Bool in
       let service: (any RVIsolated)? = try? container.tryResolve() as any RVIsolated
       return service != nil
     }
@@ -476,7 +477,7 @@ private final class RVOuter: Sendable {
     container.register { RVClosable() }.lifetime(lifetime)
       .onClean { $0.closes.add(1, ordering: .relaxed) }
     container.register(RVOuter.init)
-    let made = SCLocked<RVClosable?>(nil)
+    let made = LockedValue<RVClosable?>(nil)
     let ended = DispatchSemaphore(value: 0)
     let thread = Thread {
       let outer: RVOuter? = try? container.tryResolve()
@@ -484,14 +485,14 @@ private final class RVOuter: Sendable {
       ended.signal()
     }
     thread.start()
-    guard await scWait(for: entered, count: 1, until: scDeadline(in: 10)) else {
+    guard await waitForSignals(of: entered, count: 1, until: hangDeadline(in: 10)) else {
       release.signal()
       Issue.record("the gate never ran")
       return nil
     }
     await container.shutdown()
     release.signal()
-    guard await scWait(for: ended, count: 1, until: scDeadline(in: 10)) else {
+    guard await waitForSignals(of: ended, count: 1, until: hangDeadline(in: 10)) else {
       Issue.record("the request under way never ended")
       return nil
     }
@@ -546,9 +547,9 @@ private final class RVOuter: Sendable {
   /// request got has its hook run exactly once, and the container keeps none.
   @Test func requestsRacingShutdownRunEveryHookExactlyOnce() async {
     for lifetime in [DILifetime.perContainer(.single), .perFramework(.single), .perPart(.single)] {
-      for _ in 0..<SCEnvironment.rounds(30, minimum: 5) {
+      for _ in 0..<TestEnvironment.rounds(30, minimum: 5) {
         let container = DIContainer()
-        let all = SCLocked<[ObjectIdentifier: RVClosable]>([:])
+        let all = LockedValue<[ObjectIdentifier: RVClosable]>([:])
         container.register { () -> RVClosable in
           let made = RVClosable()
           all.withLock { $0[ObjectIdentifier(made)] = made }
@@ -556,8 +557,8 @@ private final class RVOuter: Sendable {
         }
         .lifetime(lifetime)
         .onClean { $0.closes.add(1, ordering: .relaxed) }
-        let go = SCFlag()
-        let finished = await scRunThreads(3, timeout: SCEnvironment.seconds(30)) { worker in
+        let go = Flag()
+        let finished = await runThreads(3, timeout: TestEnvironment.limit(30)) { worker in
           if worker == 0 {
             let done = DispatchSemaphore(value: 0)
             Task.detached {

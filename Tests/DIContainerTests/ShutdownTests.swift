@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -6,9 +7,9 @@ import Testing
 // Async teardown: `onClean` hooks that await, `shutdown()`, `withScope`.
 
 private final class Pool: Sendable {
-  let log: Lines
+  let log: EventLog<String>
   let name: String
-  init(log: Lines, name: String) {
+  init(log: EventLog<String>, name: String) {
     self.log = log
     self.name = name
   }
@@ -27,9 +28,9 @@ private final class Handler {}
 private struct HookFailed: Error {}
 
 @Suite struct ShutdownTests {
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func shutdownRunsEveryHookOnceInReverseCreationOrderAwaitingAsyncOnes() async {
-    let log = Lines()
+    let log = EventLog<String>()
     let container = DIContainer()
     let session = DIScope(name: "ShutdownSession", storage: DICacheStorage())
     container.register { Pool(log: log, name: "pool") }
@@ -76,9 +77,9 @@ private struct HookFailed: Error {}
     #expect(throws: DIError.self) { let _: Handler = try container.tryResolve() }
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func anAsyncHookOfASynchronousCleanIsNotLostAndShutdownWaitsForIt() async {
-    let log = Lines()
+    let log = EventLog<String>()
     let container = DIContainer()
     container.register { Pool(log: log, name: "pool") }
       .lifetime(.perContainer(.single))
@@ -91,9 +92,9 @@ private struct HookFailed: Error {}
     #expect(log.all == ["sync step", "closed pool"], "run once, and awaited by shutdown()")
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aThrowingHookIsLoggedAndTheOthersStillRun() async {
-    let log = Lines()
+    let log = EventLog<String>()
     let container = DIContainer()
     container.register { Pool(log: log, name: "first") }.lifetime(.perContainer(.single))
       .onClean { pool in await pool.close() }
@@ -107,9 +108,9 @@ private struct HookFailed: Error {}
       lines.contains { $0.hasPrefix("error: onClean of Handler (") && $0.contains("HookFailed") })
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func withScopeReturnsTheBodysValueAndClosesAfterAwaitingHooks() async {
-    let log = Lines()
+    let log = EventLog<String>()
     let container = DIContainer()
     container.register { Pool(log: log, name: "request") }.lifetime(.scoped)
       .onClean { pool in await pool.close() }
@@ -122,9 +123,9 @@ private struct HookFailed: Error {}
     #expect(log.all == ["closed request"], "closed, its hook awaited, before withScope returns")
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func withScopeClosesOnThrowAndRethrowsTheBodysError() async {
-    let log = Lines()
+    let log = EventLog<String>()
     let container = DIContainer()
     container.register { Pool(log: log, name: "request") }.lifetime(.scoped)
       .onClean { pool in await pool.close() }
@@ -140,9 +141,9 @@ private struct HookFailed: Error {}
     #expect(log.all == ["closed request"])
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func closeAwaitingHooksAwaitsTheAsyncOnes() async {
-    let log = Lines()
+    let log = EventLog<String>()
     let container = DIContainer()
     container.register { Pool(log: log, name: "scoped") }.lifetime(.scoped)
       .onClean { pool in await pool.close() }
@@ -177,7 +178,7 @@ private final class MadeObjects: @unchecked Sendable {
   /// Tasks open, use and close request scopes while `shutdown()` runs: every instance's
   /// hook runs exactly once, whoever drops it (the scope's close or the shutdown), and a
   /// scope recorded after another one's place was freed is never lost or closed twice.
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func scopesOpenedAndClosedDuringShutdownRunEachHookOnce() async {
     let container = DIContainer()
     let made = MadeObjects()
@@ -228,7 +229,7 @@ private final class LateConnection: Sendable {
     .lifetime(.perContainer(.single))
     .onClean { $0.closes.add(1, ordering: .relaxed) }
 
-    let made = SCLocked<LateConnection?>(nil)
+    let made = LockedValue<LateConnection?>(nil)
     let requestEnded = DispatchSemaphore(value: 0)
     let thread = Thread {
       let connection: LateConnection? = try? container.tryResolve()
@@ -236,7 +237,7 @@ private final class LateConnection: Sendable {
       requestEnded.signal()
     }
     thread.start()
-    let factoryRan = await scWait(for: entered, count: 1, until: scDeadline(in: 10))
+    let factoryRan = await waitForSignals(of: entered, count: 1, until: hangDeadline(in: 10))
     #expect(factoryRan, "the factory never ran")
     guard factoryRan else {
       release.signal()
@@ -244,7 +245,7 @@ private final class LateConnection: Sendable {
     }
     await container.shutdown()
     release.signal()
-    let ended = await scWait(for: requestEnded, count: 1, until: scDeadline(in: 10))
+    let ended = await waitForSignals(of: requestEnded, count: 1, until: hangDeadline(in: 10))
     #expect(ended, "the request under way never ended")
     let connection = made.current
     #expect(connection != nil, "the request under way gets its instance")

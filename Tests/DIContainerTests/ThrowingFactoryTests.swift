@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Dispatch
 import Testing
 
@@ -77,7 +78,7 @@ private final class Service {
     #expect(pool === container.resolve() as Pool)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func concurrentFirstRequestsOfAFailingSingletonEachFailOrShareOneInstance() async {
     let container = DIContainer()
     let attempts = Counter()

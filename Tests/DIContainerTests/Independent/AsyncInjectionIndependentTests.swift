@@ -4,50 +4,20 @@
 // the public doc comments only. Every top-level type is private and prefixed `AII`.
 
 import DIContainer
+import DITestSupport
 import Testing
 
 // MARK: - Helpers
 
-private final class AIILog: Sendable {
-  private let items = SCLocked<[String]>([])
-  func add(_ item: String) { items.withLock { $0.append(item) } }
-  var all: [String] { items.withLock { $0 } }
-}
-
-private final class AIICounter: Sendable {
-  private let count = SCLocked(0)
-  @discardableResult func next() -> Int {
-    count.withLock {
-      $0 += 1
-      return $0
-    }
-  }
-  var value: Int { count.withLock { $0 } }
-}
-
-/// A gate tasks poll (cancellation-aware: `Task.sleep` throws when the task is cancelled).
-private final class AIIGate: Sendable {
-  private let isOpen = SCLocked(false)
-  func open() { isOpen.withLock { $0 = true } }
-  func wait() async throws {
-    while !isOpen.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(2)) }
-  }
-}
-
 private struct AIIBoom: Error, Equatable { let code: Int }
-
-private final class AIIWeakBox<T: AnyObject>: @unchecked Sendable {
-  weak var object: T?
-  init(_ object: T? = nil) { self.object = object }
-}
 
 /// Runs `body` in an unstructured task and waits at most `seconds` for it: nil means it hung
 /// (the task is left behind, so that the test reports rather than hangs).
 private func aiiWithin<R: Sendable>(
   seconds: Double, _ body: @escaping @Sendable () async -> R
 ) async -> R? {
-  let box = SCLocked<R?>(nil)
-  let done = SCLocked(false)
+  let box = LockedValue<R?>(nil)
+  let done = LockedValue(false)
   let task = Task {
     let result = await body()
     box.withLock { $0 = result }
@@ -63,7 +33,7 @@ private func aiiWithin<R: Sendable>(
 }
 
 private func aiiWaitUntil(_ condition: @Sendable () -> Bool) async {
-  let deadline = ContinuousClock.now + .seconds(SCEnvironment.seconds(20))
+  let deadline = ContinuousClock.now + .seconds(TestEnvironment.limit(20))
   while !condition() && ContinuousClock.now < deadline {
     try? await Task.sleep(for: .milliseconds(2))
   }
@@ -85,7 +55,7 @@ private func aiiCode(_ body: () async throws -> Void) async -> DIError? {
 
 private final class AIIDep: @unchecked Sendable {
   let name: String
-  private let warm = SCLocked(false)
+  private let warm = LockedValue(false)
   init(name: String = "dep") { self.name = name }
   func warmUp() async {
     try? await Task.sleep(for: .milliseconds(1))
@@ -97,16 +67,16 @@ private final class AIIDep: @unchecked Sendable {
 private final class AIIPart: @unchecked Sendable { init() {} }
 
 private final class AIIThing: @unchecked Sendable {
-  let log: AIILog
+  let log: EventLog<String>
   let serial: Int
-  private let warm = SCLocked(false)
-  private let attached = SCLocked<[String]>([])
-  var part: AIIPart? { didSet { log.add("keyPath") } }
+  private let warm = LockedValue(false)
+  private let attached = LockedValue<[String]>([])
+  var part: AIIPart? { didSet { log.append("keyPath") } }
 
-  init(log: AIILog, serial: Int = 0) {
+  init(log: EventLog<String>, serial: Int = 0) {
     self.log = log
     self.serial = serial
-    log.add("init")
+    log.append("init")
   }
   func attach(_ name: String) async {
     await Task.yield()
@@ -127,13 +97,13 @@ private final class AIIOuter: @unchecked Sendable {
 
 private final class AIIScreen: @unchecked Sendable {
   var dep: AIIDep?
-  let log = AIILog()
+  let log = EventLog<String>()
   init() {}
 }
 
 private protocol AIIPlugin: AnyObject, Sendable { var isWarm: Bool { get } }
 private final class AIIPluginA: AIIPlugin, @unchecked Sendable {
-  private let warm = SCLocked(false)
+  private let warm = LockedValue(false)
   init() {}
   func warmUp() async {
     await Task.yield()
@@ -142,7 +112,7 @@ private final class AIIPluginA: AIIPlugin, @unchecked Sendable {
   var isWarm: Bool { warm.withLock { $0 } }
 }
 private final class AIIPluginB: AIIPlugin, @unchecked Sendable {
-  private let warm = SCLocked(false)
+  private let warm = LockedValue(false)
   init() {}
   func warmUp() async {
     await Task.yield()
@@ -155,7 +125,7 @@ private enum AIITagB {}
 private final class AIIGreeter: @unchecked Sendable {
   let name: String
   let count: Int
-  private let warm = SCLocked(false)
+  private let warm = LockedValue(false)
   init(name: String, count: Int = 0) {
     self.name = name
     self.count = count
@@ -240,27 +210,27 @@ struct AsyncInjectionIndependentTests {
 
   // MARK: Ordering
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func initThenInjectionsInOrderCycleOnesLastThenPostInitsInCallOrder() async throws {
     let container = DIContainer()
-    let log = AIILog()
+    let log = EventLog<String>()
     container.register { AIIThing(log: log) }
       .injection(cycle: true) { (t: AIIThing, d: AIIDep) async in
         await t.attach(d.name)
-        t.log.add("cycleInjection")
+        t.log.append("cycleInjection")
       }
       .injection { (t: AIIThing, d: AIIDep) async in
         await t.attach(d.name)
-        t.log.add("asyncInjection")
+        t.log.append("asyncInjection")
       }
       .injection(\.part)
-      .injection { (t: AIIThing) in t.log.add("syncInjection") }
-      .postInit { t in t.log.add("post1 part=\(t.part != nil)") }
+      .injection { (t: AIIThing) in t.log.append("syncInjection") }
+      .postInit { t in t.log.append("post1 part=\(t.part != nil)") }
       .postInit { t in
         await t.warmUp()
-        t.log.add("post2 async")
+        t.log.append("post2 async")
       }
-      .postInit { t in t.log.add("post3 warm=\(t.isWarm)") }
+      .postInit { t in t.log.append("post3 warm=\(t.isWarm)") }
     container.register { AIIDep() }
     container.register { AIIPart() }
 
@@ -273,11 +243,11 @@ struct AsyncInjectionIndependentTests {
     #expect(thing.attachedNames == ["dep", "dep"])
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func injectionDependencyWithAsyncFactoryAndAsyncPostInitIsAwaitedWhole() async throws {
     let container = DIContainer()
-    let log = AIILog()
-    let sawWarm = SCLocked<Bool?>(nil)
+    let log = EventLog<String>()
+    let sawWarm = LockedValue<Bool?>(nil)
     container.register { () async -> AIIDep in
       try? await Task.sleep(for: .milliseconds(5))
       return AIIDep(name: "slow")
@@ -297,7 +267,7 @@ struct AsyncInjectionIndependentTests {
 
   @Test func syncRequestOfAsyncInjectedOrAsyncPostInitComponentIsAsyncFactory() throws {
     let container = DIContainer()
-    let log = AIILog()
+    let log = EventLog<String>()
     container.register { AIIThing(log: log) }
       .injection { (t: AIIThing) async in await t.attach("x") }
     container.register { AIIGreeter(name: "g") }
@@ -317,11 +287,11 @@ struct AsyncInjectionIndependentTests {
     }
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func syncComponentNeedingAsyncPostInitOneFailsSyncButIsWholeAsync() async throws {
     let container = DIContainer()
-    let log = AIILog()
-    let post = AIICounter()
+    let log = EventLog<String>()
+    let post = Counter()
     container.register { AIIThing(log: log) }.postInit { t in
       await t.warmUp()
       post.next()
@@ -339,7 +309,7 @@ struct AsyncInjectionIndependentTests {
 
   @Test func syncOptionalRequestNeverYieldsAHalfMadeInstance() throws {
     let container = DIContainer()
-    let log = AIILog()
+    let log = EventLog<String>()
     container.register { AIIThing(log: log) }.postInit { t in await t.warmUp() }
     do {
       let thing: AIIThing? = try container.tryResolve()
@@ -352,11 +322,11 @@ struct AsyncInjectionIndependentTests {
     }
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func cachingLifetimesAnswerSyncRequestsOnceMade() async throws {
     let container = DIContainer()
-    let log = AIILog()
-    let post = AIICounter()
+    let log = EventLog<String>()
+    let post = Counter()
     container.register { AIIThing(log: log) }
       .lifetime(.perContainer(.single))
       .postInit { t in
@@ -397,19 +367,19 @@ struct AsyncInjectionIndependentTests {
     #expect(pool === poolSync)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func syncRequestDuringInFlightCreationNeverSeesHalfMadeInstance() async throws {
     let container = DIContainer()
-    let log = AIILog()
-    let gate = AIIGate()
-    let inits = AIICounter()
+    let log = EventLog<String>()
+    let gate = Gate()
+    let inits = Counter()
     container.register { () -> AIIThing in
       inits.next()
       return AIIThing(log: log)
     }
     .lifetime(.perContainer(.single))
     .postInit { t in
-      try await gate.wait()
+      await gate.pass()
       await t.warmUp()
     }
     let creator = Task { () throws -> AIIThing in try await container.resolveAsync() }
@@ -432,10 +402,10 @@ struct AsyncInjectionIndependentTests {
 
   // MARK: Errors
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func asyncPostInitErrorIsFactoryFailedWithUnderlyingPathAndLocation() async throws {
     let container = DIContainer()
-    let log = AIILog()
+    let log = EventLog<String>()
     let line: UInt = #line + 1
     container.register { AIIThing(log: log) }.postInit { _ in
       await Task.yield()
@@ -453,12 +423,12 @@ struct AsyncInjectionIndependentTests {
       e.description.contains("AsyncInjectionIndependentTests.swift:\(line)"), "\(e.description)")
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func asyncInjectionErrorCachesNothingAndTheNextRequestCaches() async throws {
     let container = DIContainer()
-    let log = AIILog()
-    let inits = AIICounter()
-    let attempts = AIICounter()
+    let log = EventLog<String>()
+    let inits = Counter()
+    let attempts = Counter()
     let line: UInt = #line + 1
     container.register { () -> AIIThing in AIIThing(log: log, serial: inits.next()) }
       .lifetime(.perContainer(.single))
@@ -483,9 +453,9 @@ struct AsyncInjectionIndependentTests {
 
   @Test func throwingSyncPostInitFailsSyncRequestAndCachesNothing() throws {
     let container = DIContainer()
-    let log = AIILog()
-    let inits = AIICounter()
-    let attempts = AIICounter()
+    let log = EventLog<String>()
+    let inits = Counter()
+    let attempts = Counter()
     let line: UInt = #line + 1
     container.register { () -> AIIThing in AIIThing(log: log, serial: inits.next()) }
       .lifetime(.perContainer(.single))
@@ -502,10 +472,10 @@ struct AsyncInjectionIndependentTests {
     #expect(a.serial == 2)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func throwingSyncMethodInjectionFailsBothSyncAndAsyncRequests() async throws {
     let container = DIContainer()
-    let log = AIILog()
+    let log = EventLog<String>()
     container.register { AIIThing(log: log) }
       .injection { (_: AIIThing, d: AIIDep) throws in throw AIIBoom(code: Int(d.name.count)) }
     container.register { AIIDep(name: "abc") }
@@ -519,12 +489,12 @@ struct AsyncInjectionIndependentTests {
     #expect(asyncError?.underlyingError as? AIIBoom == AIIBoom(code: 3))
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func failedAsyncPostInitInRequestScopeCachesNothingInTheScope() async throws {
     let container = DIContainer()
-    let log = AIILog()
-    let inits = AIICounter()
-    let attempts = AIICounter()
+    let log = EventLog<String>()
+    let inits = Counter()
+    let attempts = Counter()
     container.register { () -> AIIThing in AIIThing(log: log, serial: inits.next()) }
       .lifetime(.scoped)
       .postInit { _ in
@@ -541,10 +511,10 @@ struct AsyncInjectionIndependentTests {
     scope.close()
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func errorOfAnAsyncDependencyOfAnInjectionFailsTheRequest() async throws {
     let container = DIContainer()
-    let log = AIILog()
+    let log = EventLog<String>()
     container.register { () async throws -> AIIDep in
       await Task.yield()
       throw AIIBoom(code: 5)
@@ -558,11 +528,11 @@ struct AsyncInjectionIndependentTests {
     #expect(error?.description.contains("AIIDep") == true)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func halfMadeInstanceOfAFailedRequestIsReleased() async throws {
     let container = DIContainer()
-    let log = AIILog()
-    let box = AIIWeakBox<AIIThing>()
+    let log = EventLog<String>()
+    let box = WeakBox<AIIThing>()
     container.register { () -> AIIThing in
       let t = AIIThing(log: log)
       box.object = t
@@ -584,12 +554,12 @@ struct AsyncInjectionIndependentTests {
 
   // MARK: Concurrency and cancellation
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func sixtyFourTasksShareOneInstanceAndItsAsyncPostInitRunsOnce() async throws {
     let container = DIContainer()
-    let log = AIILog()
-    let inits = AIICounter()
-    let posts = AIICounter()
+    let log = EventLog<String>()
+    let inits = Counter()
+    let posts = Counter()
     container.register { () -> AIIThing in AIIThing(log: log, serial: inits.next()) }
       .lifetime(.perContainer(.single))
       .injection { (t: AIIThing, d: AIIDep) async in await t.attach(d.name) }
@@ -616,11 +586,11 @@ struct AsyncInjectionIndependentTests {
     #expect(things[0].attachedNames == ["dep"])
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func sixtyFourTasksInOneRequestScopeShareOneScopedInstance() async throws {
     let container = DIContainer()
-    let log = AIILog()
-    let posts = AIICounter()
+    let log = EventLog<String>()
+    let posts = Counter()
     container.register { AIIThing(log: log) }
       .lifetime(.scoped)
       .postInit { t in
@@ -640,17 +610,17 @@ struct AsyncInjectionIndependentTests {
     scope.close()
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func cancelledCreatorCachesNothingAndAWaitingTaskMakesItItself() async throws {
     let container = DIContainer()
-    let log = AIILog()
-    let inits = AIICounter()
-    let posts = AIICounter()
-    let gate = AIIGate()
+    let log = EventLog<String>()
+    let inits = Counter()
+    let posts = Counter()
+    let gate = Gate()
     container.register { () -> AIIThing in AIIThing(log: log, serial: inits.next()) }
       .lifetime(.perContainer(.single))
       .postInit { t in
-        try await gate.wait()
+        await gate.pass()
         await t.warmUp()
         posts.next()
       }
@@ -673,16 +643,16 @@ struct AsyncInjectionIndependentTests {
     #expect(posts.value == 1)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func cancellingAWaitingTaskDoesNotCancelTheCreation() async throws {
     let container = DIContainer()
-    let log = AIILog()
-    let inits = AIICounter()
-    let gate = AIIGate()
+    let log = EventLog<String>()
+    let inits = Counter()
+    let gate = Gate()
     container.register { () -> AIIThing in AIIThing(log: log, serial: inits.next()) }
       .lifetime(.perContainer(.single))
       .postInit { t in
-        try await gate.wait()
+        await gate.pass()
         await t.warmUp()
       }
     let creator = Task { () throws -> AIIThing in try await container.resolveAsync() }
@@ -700,15 +670,15 @@ struct AsyncInjectionIndependentTests {
     #expect(inits.value == 1)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func cancelledSoleCreationCachesNothing() async throws {
     let container = DIContainer()
-    let log = AIILog()
-    let inits = AIICounter()
-    let gate = AIIGate()
+    let log = EventLog<String>()
+    let inits = Counter()
+    let gate = Gate()
     container.register { () -> AIIThing in AIIThing(log: log, serial: inits.next()) }
       .lifetime(.perContainer(.single))
-      .injection { (t: AIIThing) async throws in try await gate.wait() }
+      .injection { (t: AIIThing) async throws in await gate.pass() }
     let creator = Task { () throws -> AIIThing in try await container.resolveAsync() }
     await aiiWaitUntil { inits.value == 1 }
     creator.cancel()
@@ -721,7 +691,7 @@ struct AsyncInjectionIndependentTests {
 
   // MARK: Cycles
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func cycleThroughAsyncCycleInjectionIsACycleErrorNotAHang() async throws {
     let container = DIContainer()
     container.register(AIILoopA.init)
@@ -740,7 +710,7 @@ struct AsyncInjectionIndependentTests {
     #expect(outcome == .some(.cycle))
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func twoAsyncInjectedSingletonsNeedingEachOtherAreACycleNotAHang() async throws {
     let container = DIContainer()
     container.register(AIIPingA.init)
@@ -761,11 +731,11 @@ struct AsyncInjectionIndependentTests {
     #expect(outcome == .some(.cycle))
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func asyncPostInitThatResolvesItsOwnComponentFailsInsteadOfHanging() async throws {
     let container = DIContainer()
-    let weak = AIIWeakBox(container)
-    let log = AIILog()
+    let weak = WeakBox(container)
+    let log = EventLog<String>()
     container.register { AIIThing(log: log) }
       .lifetime(.perContainer(.single))
       .postInit { _ in
@@ -792,7 +762,7 @@ struct AsyncInjectionIndependentTests {
 
   // MARK: injectAsync(into:)
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func injectAsyncRunsInjectionsAndPostInitInOrder() async throws {
     let container = DIContainer()
     container.register { () async -> AIIDep in
@@ -802,13 +772,13 @@ struct AsyncInjectionIndependentTests {
     container.register(AIIScreen.self)
       .injection { (s: AIIScreen, d: AIIDep) async in
         await Task.yield()
-        s.log.add("inject \(d.name)")
+        s.log.append("inject \(d.name)")
       }
       .injection(\.dep)
-      .postInit { s in s.log.add("post sync dep=\(s.dep?.name ?? "nil")") }
+      .postInit { s in s.log.append("post sync dep=\(s.dep?.name ?? "nil")") }
       .postInit { s in
         await Task.yield()
-        s.log.add("post async")
+        s.log.append("post async")
       }
     let screen = AIIScreen()
     try await container.injectAsync(into: screen)
@@ -823,7 +793,7 @@ struct AsyncInjectionIndependentTests {
       .injection(\.dep)
       .postInit { s in
         await Task.yield()
-        s.log.add("post async")
+        s.log.append("post async")
       }
     let screen = AIIScreen()
     let error = try #require(throws: DIError.self) { try container.tryInject(into: screen) }
@@ -832,7 +802,7 @@ struct AsyncInjectionIndependentTests {
     #expect(screen.log.all.isEmpty)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func injectAsyncErrorIsFactoryFailedAndInjectAsyncOfASyncComponentWorks() async throws {
     let container = DIContainer()
     container.register { AIIDep() }
@@ -848,7 +818,7 @@ struct AsyncInjectionIndependentTests {
 
     let plain = DIContainer()
     plain.register { AIIDep(name: "plain") }
-    plain.register(AIIScreen.self).injection(\.dep).postInit { s in s.log.add("post") }
+    plain.register(AIIScreen.self).injection(\.dep).postInit { s in s.log.append("post") }
     let screen = AIIScreen()
     try await plain.injectAsync(into: screen)
     #expect(screen.dep?.name == "plain")
@@ -859,7 +829,7 @@ struct AsyncInjectionIndependentTests {
 
   @Test func graphMarksAsyncInjectionAndAsyncPostInitComponentsAsync() throws {
     let container = DIContainer()
-    let log = AIILog()
+    let log = EventLog<String>()
     container.register { AIIThing(log: log) }.injection { (t: AIIThing) async in await t.attach("x")
     }
     container.register { AIIGreeter(name: "g") }.postInit { g in await g.warmUp() }
@@ -878,7 +848,7 @@ struct AsyncInjectionIndependentTests {
   @Test func syncDelayedOfAsyncInjectedComponentIsAValidationProblemAsyncDelayedIsNot() throws {
     func container(_ holder: (DIContainer) -> Void) -> DIContainer {
       let container = DIContainer()
-      let log = AIILog()
+      let log = EventLog<String>()
       container.register { AIIThing(log: log) }.postInit { t in await t.warmUp() }
       holder(container)
       return container
@@ -894,7 +864,7 @@ struct AsyncInjectionIndependentTests {
 
     // The same through an async injection only.
     let viaInjection = DIContainer()
-    let log = AIILog()
+    let log = EventLog<String>()
     viaInjection.register { AIIThing(log: log) }.injection { (t: AIIThing) async in
       await t.attach("x")
     }
@@ -904,12 +874,12 @@ struct AsyncInjectionIndependentTests {
 
   // MARK: onClean
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func onCleanRunsOnceWhenCleanDropsAnAsyncPostInitInstanceAndItIsReleased() async throws {
     let container = DIContainer()
-    let log = AIILog()
-    let cleans = AIICounter()
-    let box = AIIWeakBox<AIIThing>()
+    let log = EventLog<String>()
+    let cleans = Counter()
+    let box = WeakBox<AIIThing>()
     container.register { AIIThing(log: log) }
       .lifetime(.perContainer(.single))
       .postInit { t in await t.warmUp() }
@@ -928,12 +898,12 @@ struct AsyncInjectionIndependentTests {
     #expect(cleans.value == 2)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func onCleanRunsOnceOnScopeCloseAndShutdownForAsyncInjectedInstances() async throws {
     let container = DIContainer()
-    let log = AIILog()
-    let scopedCleans = AIICounter()
-    let asyncCleans = AIICounter()
+    let log = EventLog<String>()
+    let scopedCleans = Counter()
+    let asyncCleans = Counter()
     container.register { AIIThing(log: log) }
       .lifetime(.scoped)
       .injection { (t: AIIThing) async in await t.attach("s") }
@@ -969,10 +939,10 @@ struct AsyncInjectionIndependentTests {
 
   // MARK: Resolution forms
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func optionalManyAndTaggedAsyncFormsMakeWholeInstances() async throws {
     let container = DIContainer()
-    let log = AIILog()
+    let log = EventLog<String>()
     container.register { AIIThing(log: log) }.postInit { t in await t.warmUp() }
     container.register(AIIPluginA.init).as(AIIPlugin.self).postInit { p in await p.warmUp() }
     container.register(AIIPluginB.init).as(AIIPlugin.self, tag: AIITagB.self)
@@ -991,10 +961,10 @@ struct AsyncInjectionIndependentTests {
     #expect(tagged.isWarm)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func runtimeArgumentsReachASyncFactoryWithAsyncPostInit() async throws {
     let container = DIContainer()
-    let posts = AIICounter()
+    let posts = Counter()
     container.register { AIIGreeter(name: arg($0)) }.postInit { g in
       await g.warmUp()
       posts.next()
@@ -1019,9 +989,9 @@ struct AsyncInjectionIndependentTests {
 
   // MARK: AsyncLazy1…5
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func asyncLazy1MakesWithArgumentsKeepsAndDescribesWithoutMaking() async throws {
-    let made = AIICounter()
+    let made = Counter()
     let c2 = DIContainer()
     c2.register { () async -> AIIPool in
       await Task.yield()
@@ -1044,10 +1014,10 @@ struct AsyncInjectionIndependentTests {
     #expect(lazy.description.contains("AIISession"))
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func asyncLazy1ConcurrentFirstCallsMakeOneValue() async throws {
     let container = DIContainer()
-    let made = AIICounter()
+    let made = Counter()
     container.register { () async -> AIIPool in
       try? await Task.sleep(for: .milliseconds(10))
       return AIIPool()
@@ -1067,7 +1037,7 @@ struct AsyncInjectionIndependentTests {
     #expect(made.value == 1)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func asyncLazy1FailedCallKeepsNothing() async throws {
     let container = DIContainer()
     container.register { try AIIStrictSession(user: arg($0)) }
@@ -1082,10 +1052,10 @@ struct AsyncInjectionIndependentTests {
     #expect(lazy.wasMade)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func asyncLazy1ClearMakesAgainButACachedLifetimeAnswersItsInstance() async throws {
     let container = DIContainer()
-    let posts = AIICounter()
+    let posts = Counter()
     container.register { AIIGreeter(name: arg($0)) }.postInit { g in
       await g.warmUp()
       posts.next()
@@ -1111,7 +1081,7 @@ struct AsyncInjectionIndependentTests {
     #expect(d.name == "c")
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func asyncLazy3AndAsyncLazy5PassEveryArgumentInOrder() async throws {
     let container = DIContainer()
     container.register {
@@ -1132,10 +1102,10 @@ struct AsyncInjectionIndependentTests {
     #expect(try await lazy5.value(1, 2, 3, 4, "z").text == "1234z")
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func asyncLazy1AsInitializerParameterOfASyncComponent() async throws {
     let container = DIContainer()
-    let made = AIICounter()
+    let made = Counter()
     container.register { () async -> AIIPool in
       await Task.yield()
       return AIIPool()
@@ -1154,11 +1124,11 @@ struct AsyncInjectionIndependentTests {
     #expect(throws: Never.self) { try container.makeGraph().validate() }
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func asyncLazyClearOfAnAsyncPostInitComponent() async throws {
     let container = DIContainer()
-    let log = AIILog()
-    let inits = AIICounter()
+    let log = EventLog<String>()
+    let inits = Counter()
     container.register { () -> AIIThing in AIIThing(log: log, serial: inits.next()) }
       .postInit { t in await t.warmUp() }
     let lazy: AsyncLazy<AIIThing> = container.resolve()
@@ -1175,11 +1145,11 @@ struct AsyncInjectionIndependentTests {
 
   // MARK: Memory
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func prototypeWithAsyncInjectionIsNotRetainedByTheContainer() async throws {
     let container = DIContainer()
-    let log = AIILog()
-    let box = AIIWeakBox<AIIThing>()
+    let log = EventLog<String>()
+    let box = WeakBox<AIIThing>()
     container.register { AIIThing(log: log) }
       .injection { (t: AIIThing, d: AIIDep) async in await t.attach(d.name) }
       .postInit { t in await t.warmUp() }
@@ -1194,7 +1164,7 @@ struct AsyncInjectionIndependentTests {
 
   // MARK: Second wave
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func manyOptionalAndAsyncProviderParametersOfAnAsyncInjection() async throws {
     let container = DIContainer()
     container.register(AIIPluginA.init).as(AIIPlugin.self).postInit { p in await p.warmUp() }
@@ -1219,11 +1189,11 @@ struct AsyncInjectionIndependentTests {
     #expect(hub.providerWarm == [true, true, true])
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func reentrantResolutionInsidePostInitsWorks() async throws {
     let container = DIContainer()
-    let weak = AIIWeakBox(container)
-    let log = AIILog()
+    let weak = WeakBox(container)
+    let log = EventLog<String>()
     container.register { AIIDep(name: "inner") }
       .lifetime(.perContainer(.single))
       .postInit { d in await d.warmUp() }
@@ -1232,11 +1202,11 @@ struct AsyncInjectionIndependentTests {
       .lifetime(.perContainer(.single))
       .postInit { t in
         let g: AIIGreeter = try weak.object!.tryResolve()
-        t.log.add("sync nested \(g.name)")
+        t.log.append("sync nested \(g.name)")
       }
       .postInit { t in
         let d: AIIDep = try await weak.object!.resolveAsync()
-        t.log.add("async nested \(d.name) warm=\(d.isWarm)")
+        t.log.append("async nested \(d.name) warm=\(d.isWarm)")
       }
     let things = try await withThrowingTaskGroup(of: AIIThing.self) { group in
       for _ in 0..<16 { group.addTask { try await container.resolveAsync() } }
@@ -1248,7 +1218,7 @@ struct AsyncInjectionIndependentTests {
     #expect(log.all == ["init", "sync nested sync", "async nested inner warm=true"])
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func objectGraphCycleThroughAsyncCycleInjectionIsACycleNotAHangAndSyncOneStillWorks() async throws
   {
     let container = DIContainer()
@@ -1276,11 +1246,11 @@ struct AsyncInjectionIndependentTests {
     #expect(a2.b?.a === a2)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func everyObjectGraphInstanceGetsItsAsyncPostInitExactlyOnce() async throws {
     let container = DIContainer()
-    let log = AIILog()
-    let posts = AIICounter()
+    let log = EventLog<String>()
+    let posts = Counter()
     container.register { AIIThing(log: log) }
       .lifetime(.objectGraph)
       .postInit { t in
@@ -1301,15 +1271,15 @@ struct AsyncInjectionIndependentTests {
   /// the request makes an instance, keeps it weakly, drops it, finds nothing and makes another
   /// one, forever (thousands of instances a second; it starves a 2-core pool). The postInit
   /// here throws when cancelled, so that the runaway request ends when the test gives up.
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func weakLifetimeWithAsyncPostInitIsSharedWhileHeldThenRemade() async throws {
     for lifetime in [
       DILifetime.perContainer(.weak), .perApplication(.weak),
       .custom(DIScope(name: "AIIWeak", storage: DICacheStorage(), policy: .weak)),
     ] {
       let container = DIContainer()
-      let log = AIILog()
-      let inits = AIICounter()
+      let log = EventLog<String>()
+      let inits = Counter()
       container.register { () -> AIIThing in AIIThing(log: log, serial: inits.next()) }
         .lifetime(lifetime)
         .postInit { t in
@@ -1332,7 +1302,7 @@ struct AsyncInjectionIndependentTests {
     }
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func syncManyNeverYieldsHalfMadeElements() throws {
     let container = DIContainer()
     container.register(AIIPluginA.init).as(AIIPlugin.self).postInit { p in await p.warmUp() }
@@ -1346,16 +1316,16 @@ struct AsyncInjectionIndependentTests {
     }
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func cancelledFirstAsyncLazyCallDoesNotFailAConcurrentCaller() async throws {
     let container = DIContainer()
-    let gate = AIIGate()
-    let made = AIICounter()
+    let gate = Gate()
+    let made = Counter()
     container.register { () -> AIIGreeter in
       made.next()
       return AIIGreeter(name: "lazy")
     }
-    .postInit { _ in try await gate.wait() }
+    .postInit { _ in await gate.pass() }
     let lazy: AsyncLazy<AIIGreeter> = container.resolve()
     let first = Task { try await lazy.value }
     await aiiWaitUntil { made.value == 1 }
@@ -1370,14 +1340,14 @@ struct AsyncInjectionIndependentTests {
     #expect(lazy.wasMade)
 
     // The same with AsyncLazy1.
-    let gate1 = AIIGate()
-    let made1 = AIICounter()
+    let gate1 = Gate()
+    let made1 = Counter()
     let c1 = DIContainer()
     c1.register { (n: DIArg<String>) -> AIIGreeter in
       made1.next()
       return AIIGreeter(name: arg(n))
     }
-    .postInit { _ in try await gate1.wait() }
+    .postInit { _ in await gate1.pass() }
     let lazy1: AsyncLazy1<AIIGreeter, String> = c1.resolve()
     let f1 = Task { try await lazy1.value("first") }
     await aiiWaitUntil { made1.value == 1 }
@@ -1391,7 +1361,7 @@ struct AsyncInjectionIndependentTests {
     #expect(v1.name == "second")
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func asyncLazy1WithWrongArgumentTypeIsADIErrorAndKeepsNothing() async throws {
     let container = DIContainer()
     container.register { AIIGreeter(name: arg($0)) }.postInit { g in await g.warmUp() }
@@ -1403,16 +1373,16 @@ struct AsyncInjectionIndependentTests {
     #expect(description.contains("AIIGreeter"))
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func scopeClosedDuringAnInFlightScopedCreationLeaksNoInstance() async throws {
     let container = DIContainer()
-    let log = AIILog()
-    let gate = AIIGate()
-    let cleans = AIICounter()
-    let inits = AIICounter()
+    let log = EventLog<String>()
+    let gate = Gate()
+    let cleans = Counter()
+    let inits = Counter()
     container.register { () -> AIIThing in AIIThing(log: log, serial: inits.next()) }
       .lifetime(.scoped)
-      .postInit { _ in try await gate.wait() }
+      .postInit { _ in await gate.pass() }
       .onClean { _ in cleans.next() }
     let scope = container.makeScope()
     let creator = Task { () throws(DIError) -> AIIThing in try await scope.resolveAsync() }
@@ -1436,16 +1406,16 @@ struct AsyncInjectionIndependentTests {
     #expect(throws: DIError.self) { let _: AIIThing = try scope.tryResolve() }
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func shutdownDuringAnInFlightCreationLeavesNothingBehind() async throws {
     let container = DIContainer()
-    let log = AIILog()
-    let gate = AIIGate()
-    let cleans = AIICounter()
-    let inits = AIICounter()
+    let log = EventLog<String>()
+    let gate = Gate()
+    let cleans = Counter()
+    let inits = Counter()
     container.register { () -> AIIThing in AIIThing(log: log, serial: inits.next()) }
       .lifetime(.perContainer(.single))
-      .postInit { _ in try await gate.wait() }
+      .postInit { _ in await gate.pass() }
       .onClean { _ in cleans.next() }
     let creator = Task { () throws(DIError) -> AIIThing in try await container.resolveAsync() }
     await aiiWaitUntil { inits.value == 1 }
@@ -1462,10 +1432,10 @@ struct AsyncInjectionIndependentTests {
     #expect(after?.code == .containerShutDown)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func childContainerResolvesParentAsyncInjectedComponentsWithTheRightDependencies() async throws {
     let parent = DIContainer()
-    let log = AIILog()
+    let log = EventLog<String>()
     parent.register { AIIDep(name: "parent") }
     parent.register { AIIThing(log: log) }
       .injection { (t: AIIThing, d: AIIDep) async in await t.attach(d.name) }
@@ -1489,18 +1459,18 @@ struct AsyncInjectionIndependentTests {
 
     child.register(AIIScreen.self).injection(\.dep).postInit { s in
       await Task.yield()
-      s.log.add("p")
+      s.log.append("p")
     }
     let screen = AIIScreen()
     try await child.injectAsync(into: screen)
     #expect(screen.dep?.name == "child")
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func initializeSingletonObjectsAsyncRunsAsyncPostInitOnceAndRetriesAfterAFailure() async throws {
     let container = DIContainer()
-    let attempts = AIICounter()
-    let posts = AIICounter()
+    let attempts = Counter()
+    let posts = Counter()
     container.register { AIIGreeter(name: "boot") }
       .lifetime(.single)
       .postInit { g in
@@ -1518,10 +1488,10 @@ struct AsyncInjectionIndependentTests {
     #expect(posts.value == 1)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func injectAsyncOnManyObjectsConcurrentlyInjectsEachOnce() async throws {
     let container = DIContainer()
-    let posts = AIICounter()
+    let posts = Counter()
     container.register { () async -> AIIDep in
       await Task.yield()
       return AIIDep(name: "d")
@@ -1531,7 +1501,7 @@ struct AsyncInjectionIndependentTests {
       .injection(\.dep)
       .postInit { s in
         await Task.yield()
-        s.log.add("post")
+        s.log.append("post")
         posts.next()
       }
     let screens = (0..<48).map { _ in AIIScreen() }
@@ -1547,10 +1517,10 @@ struct AsyncInjectionIndependentTests {
 
   // MARK: Third wave
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func multitonWithAsyncPostInitIsOnePerArgumentSetUnderConcurrency() async throws {
     let container = DIContainer()
-    let posts = AIICounter()
+    let posts = Counter()
     container.register { AIIGreeter(name: arg($0)) }
       .lifetime(.multiton)
       .postInit { g in
@@ -1576,10 +1546,10 @@ struct AsyncInjectionIndependentTests {
     #expect(syncA === a[0])
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func syncDependentReadsTheCachedInstanceOfAnAsyncInjectedComponent() async throws {
     let container = DIContainer()
-    let log = AIILog()
+    let log = EventLog<String>()
     container.register { AIIThing(log: log) }
       .lifetime(.perContainer(.single))
       .injection { (t: AIIThing) async in await t.warmUp() }
@@ -1592,12 +1562,12 @@ struct AsyncInjectionIndependentTests {
 
   /// Child tasks of a postInit (`async let`, task groups) inherit its task-locals: they must
   /// still be able to share one cached async component without a false cycle or a hang.
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func childTasksOfAPostInitShareACachedAsyncComponentWithoutAFalseCycle() async throws {
     let container = DIContainer()
-    let weak = AIIWeakBox(container)
-    let log = AIILog()
-    let depInits = AIICounter()
+    let weak = WeakBox(container)
+    let log = EventLog<String>()
+    let depInits = Counter()
     container.register { () -> AIIDep in
       depInits.next()
       return AIIDep(name: "shared")
@@ -1621,7 +1591,7 @@ struct AsyncInjectionIndependentTests {
           for try await n in group { all.append(n) }
           return all
         }
-        t.log.add(names.joined(separator: ","))
+        t.log.append(names.joined(separator: ","))
       }
     let outcome = await aiiWithin(seconds: 15) { () -> String in
       do throws(DIError) {
@@ -1638,11 +1608,11 @@ struct AsyncInjectionIndependentTests {
     #expect(depInits.value == 1)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func asyncInjectionsOfTwoComponentsNeedingOneCachedAsyncComponentConcurrently() async throws {
     let container = DIContainer()
-    let log = AIILog()
-    let depInits = AIICounter()
+    let log = EventLog<String>()
+    let depInits = Counter()
     container.register { () -> AIIDep in
       depInits.next()
       return AIIDep(name: "shared")

@@ -6,6 +6,7 @@
 // The defects it found were fixed; the tests that showed them assert the fixed behaviour.
 
 import DIContainer
+import DITestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -91,12 +92,6 @@ final class CIMaybeDog {
 }
 
 final class CINilable { init?(ok: Bool) { if !ok { return nil } } }
-
-final class CICounter: Sendable {
-  private let count = Atomic<Int>(0)
-  func next() -> Int { count.add(1, ordering: .relaxed).newValue }
-  var value: Int { count.load(ordering: .relaxed) }
-}
 
 final class CIFlag: Sendable {
   private let flag = Atomic<Bool>(false)
@@ -314,7 +309,7 @@ private func ciProductionParent(repoLifetime: DILifetime = .prototype) -> DICont
   }
 
   @Test func cleanOfChildNeverTouchesParentInstances() throws {
-    let parentCleaned = CICounter()
+    let parentCleaned = Counter()
     let parent = DIContainer()
     parent.register(CIProdStore.init).as((any CIStore).self).lifetime(.perContainer(.single))
       .onClean { _ in _ = parentCleaned.next() }
@@ -459,7 +454,7 @@ private func ciProductionParent(repoLifetime: DILifetime = .prototype) -> DICont
     #expect(plugins.map(\.id) == ["A", "B"])
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func sixtyFourThreadsResolveThroughChildWhileParentRegisters() async throws {
     let parent = ciProductionParent()
     parent.register(CIHolder.init(repo:)).lifetime(.perContainer(.single))
@@ -467,7 +462,7 @@ private func ciProductionParent(repoLifetime: DILifetime = .prototype) -> DICont
     let shared: CIHolder = try parent.tryResolve()
     let child = DIContainer(parent: parent)
     child.register(CIFakeStore.init).as((any CIStore).self)
-    let wrong = CICounter()
+    let wrong = Counter()
     let done = CIFlag()
     let sharedID = ObjectIdentifier(shared)
     let start = ContinuousClock.now
@@ -505,15 +500,15 @@ private func ciProductionParent(repoLifetime: DILifetime = .prototype) -> DICont
     #expect(wrong.value == 0)
     // Bounded: the time limit fails a hang; under ThreadSanitizer this took about 48 s with
     // twice the work, so the bound here is only against a livelock.
-    #expect(ContinuousClock.now - start < .seconds(SCEnvironment.seconds(55)))
+    #expect(ContinuousClock.now - start < .seconds(TestEnvironment.limit(55)))
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func childrenMadeAndDroppedConcurrentlyWhileParentRegisters() async throws {
     let parent = ciProductionParent(repoLifetime: .perContainer(.single))
     let shared: CIRepo = try parent.tryResolve()
     let sharedID = ObjectIdentifier(shared)
-    let wrong = CICounter()
+    let wrong = Counter()
     let done = CIFlag()
     await withTaskGroup(of: Void.self) { group in
       group.addTask {
@@ -549,7 +544,7 @@ private func ciProductionParent(repoLifetime: DILifetime = .prototype) -> DICont
     #expect(wrong.value == 0)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func cyclesAcrossLevelsAreReportedAsCycles() throws {
     let parent = DIContainer()
     parent.register { CICycA(b: $0) }
@@ -895,7 +890,7 @@ extension CIArgumentChoiceTests {
 
 @Suite struct CIDelayedValueTests {
   @Test func lazyFromClosureMakesOnceAndAgainAfterClear() {
-    let made = CICounter()
+    let made = Counter()
     let lazy = Lazy { made.next() }
     #expect(made.value == 0)
     #expect(!lazy.wasMade)
@@ -908,7 +903,7 @@ extension CIArgumentChoiceTests {
   }
 
   @Test func providerFromClosureMakesAtEveryRead() {
-    let made = CICounter()
+    let made = Counter()
     let provider = Provider { made.next() }
     #expect(made.value == 0)
     #expect(provider.value == 1)

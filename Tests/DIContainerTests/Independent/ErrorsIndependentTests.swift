@@ -5,6 +5,7 @@
 // The defects it found were fixed; the tests that showed them assert the fixed behaviour.
 
 import DIContainer
+import DITestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -56,18 +57,11 @@ final class EIProviderOwner {
   init(provider: Provider<EINeedsMissing>) { self.provider = provider }
 }
 
-/// Counts how many times a factory ran.
-final class EICounter: Sendable {
-  private let count = Atomic<Int>(0)
-  func next() -> Int { count.add(1, ordering: .relaxed).newValue }
-  var value: Int { count.load(ordering: .relaxed) }
-}
-
 final class EIKeyed { init(key: String) {} }
 
 /// A storage that answers every key with the last value it was given: a broken DIStorage.
 final class EIConfusedStorage: DIStorage {
-  private let last = SCLocked<DIStorageValue?>(nil)
+  private let last = LockedValue<DIStorageValue?>(nil)
   func value(for key: DIStorageKey) -> DIStorageValue? { last.withLock { $0 } }
   func setValue(_ value: DIStorageValue, for key: DIStorageKey) { last.withLock { $0 = value } }
   func clean() { last.withLock { $0 = nil } }
@@ -138,21 +132,6 @@ func eiDeepChain(_ container: DIContainer, length: Int) {
     eiWithIndexType(index, EIRegisterLink(container: container, next: index + 1))
   }
   eiWithIndexType(length, EIRegisterEnd(container: container))
-}
-
-/// Runs `body` on a new thread with a stack of `stackSize` bytes and waits for it.
-func eiOnThread<R: Sendable>(stackSize: Int, _ body: @escaping @Sendable () -> R) -> R {
-  let box = SCLocked<R?>(nil)
-  let done = DispatchSemaphore(value: 0)
-  let thread = Thread {
-    let value = body()
-    box.withLock { $0 = value }
-    done.signal()
-  }
-  thread.stackSize = stackSize
-  thread.start()
-  done.wait()
-  return box.withLock { $0! }
 }
 
 func eiError<T>(_ type: T.Type, _ body: () throws(DIError) -> T) -> DIError? {
@@ -575,7 +554,7 @@ let eiThisFile = "DIContainerTests/ErrorsIndependentTests.swift"
     let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
       let container = DIContainer()
       eiDeepChain(container, length: 5000)
-      let error = eiOnThread(stackSize: 512 << 10) {
+      let error = resultOnThreadBlocking(stackSize: 512 << 10) {
         eiWithIndexType(0, EIResolveLink(container: container))
       }
       guard let error, error.code == .tooDeep, error.cycle.isEmpty else {
@@ -591,7 +570,7 @@ let eiThisFile = "DIContainerTests/ErrorsIndependentTests.swift"
 @Suite struct EIDelayedDescriptionTests {
   @Test func lazyDescriptionNeverResolves() {
     let container = DIContainer()
-    let counter = EICounter()
+    let counter = Counter()
     container.register { counter.next() }
     let lazy: Lazy<Int> = container.resolve()
     _ = lazy.description
@@ -606,7 +585,7 @@ let eiThisFile = "DIContainerTests/ErrorsIndependentTests.swift"
 
   @Test func printOfALazyPrintsTheValue() {
     let container = DIContainer()
-    let counter = EICounter()
+    let counter = Counter()
     container.register { counter.next() }
     let lazy: Lazy<Int> = container.resolve()
     var printed = ""
@@ -618,7 +597,7 @@ let eiThisFile = "DIContainerTests/ErrorsIndependentTests.swift"
 
   @Test func providerDescriptionNeverResolves() {
     let container = DIContainer()
-    let counter = EICounter()
+    let counter = Counter()
     container.register { counter.next() }
     let provider: Provider<Int> = container.resolve()
     _ = provider.description
@@ -635,7 +614,7 @@ let eiThisFile = "DIContainerTests/ErrorsIndependentTests.swift"
 
   @Test func lazy1AndProvider1DescriptionsNeverResolve() {
     let container = DIContainer()
-    let counter = EICounter()
+    let counter = Counter()
     container.register { (key: DIArg<String>) -> EIKeyed in
       _ = counter.next()
       return EIKeyed(key: arg(key))
@@ -889,7 +868,7 @@ let eiThisFile = "DIContainerTests/ErrorsIndependentTests.swift"
       }
     }
     // Loose: a miss that walked 10,000 components or built hint text would take far longer.
-    #expect(elapsed < .seconds(SCEnvironment.seconds(3)))
+    #expect(elapsed < .seconds(TestEnvironment.limit(3)))
   }
 
   @Test func failedTryResolveDoesNotWorkOutHintsUntilRead() {
@@ -902,7 +881,7 @@ let eiThisFile = "DIContainerTests/ErrorsIndependentTests.swift"
         _ = eiError(EIDog.self) { () throws(DIError) in try container.tryResolve() }
       }
     }
-    #expect(elapsed < .seconds(SCEnvironment.seconds(3)))
+    #expect(elapsed < .seconds(TestEnvironment.limit(3)))
   }
 
   @Test func aLazyKeptByACachedInstanceDoesNotKeepItAliveAfterTheContainer() {

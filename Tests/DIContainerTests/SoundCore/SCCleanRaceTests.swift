@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Synchronization
 import Testing
 
@@ -28,7 +29,7 @@ enum SCCleanedLifetime: String, CaseIterable, Sendable {
   @Test(arguments: SCCleanedLifetime.allCases)
   func cleanRacingCreationRunsEveryInstancesHookExactlyOnce(_ kind: SCCleanedLifetime) async {
     let container = DIContainer()
-    let ledger = SCLocked<[SCTracked]>([])
+    let ledger = LockedValue<[SCTracked]>([])
     let scope = DIScope(name: "SCCleanRace")
     switch kind {
     case .multiton:
@@ -49,15 +50,15 @@ enum SCCleanedLifetime: String, CaseIterable, Sendable {
       .onClean { $0.cleaned() }
     }
 
-    let requests = SCEnvironment.rounds(20_000)
-    let resolversDone = SCCounter()
-    let allResolved = SCFlag()
+    let requests = TestEnvironment.rounds(20_000)
+    let resolversDone = Counter()
+    let allResolved = Flag()
     // Raised when the test gives up, so a cleaner left behind by a stuck resolver stops.
-    let timedOut = SCFlag()
-    let cleans = SCCounter()
-    let errors = SCLocked<[DIError]>([])
-    let wrongKeys = SCCounter()
-    let finished = await scRunThreads(4, timeout: SCEnvironment.seconds(20)) { worker in
+    let timedOut = Flag()
+    let cleans = Counter()
+    let errors = LockedValue<[DIError]>([])
+    let wrongKeys = Counter()
+    let finished = await runThreads(4, timeout: TestEnvironment.limit(20)) { worker in
       if worker == 0 {
         // The cleaner: cleans until every resolver is done.
         repeat {
@@ -84,7 +85,7 @@ enum SCCleanedLifetime: String, CaseIterable, Sendable {
     timedOut.raise()
     #expect(finished, "cleaning while resolving did not finish: deadlock?")
     guard finished else { return }
-    let cleanedLast = await scRunOnThread(timeout: SCEnvironment.seconds(10)) {
+    let cleanedLast = await runOnThread(timeout: TestEnvironment.limit(10)) {
       if kind == .customScope { scope.clean() } else { container.clean() }
     }
     #expect(cleanedLast, "the final clean hung")

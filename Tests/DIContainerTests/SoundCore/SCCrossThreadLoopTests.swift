@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Dispatch
 import Testing
 
@@ -54,11 +55,11 @@ private enum SCLoopSide {
   func twoThreadsEnteringALoopOfCachedComponentsNeverDeadlock(
     _ lifetimeKind: SCLoopLifetime, _ wiring: SCLoopWiring
   ) async {
-    let rounds = SCEnvironment.rounds(2_000)
+    let rounds = TestEnvironment.rounds(2_000)
     let clock = ContinuousClock()
     let start = clock.now
     let budget = Duration.seconds(4)  // fewer rounds in a slow build; a deadlock waits longer
-    let deadline = scDeadline(in: SCEnvironment.seconds(20))
+    let deadline = hangDeadline(in: TestEnvironment.limit(20))
     let runner = SCPairRunner()
     var problems: [String] = []
     var roundsRun = 0
@@ -76,7 +77,7 @@ private enum SCLoopSide {
       let scope = lifetimeKind == .requestScope ? container.makeScope() : nil
       let resolver: any DIResolver = scope ?? container
 
-      let sides = SCLocked<[Int: SCLoopSide]>([:])
+      let sides = LockedValue<[Int: SCLoopSide]>([:])
       let finished = await runner.run(until: deadline) { worker in
         let side = Self.resolveSide(worker, wiring: wiring, from: resolver)
         sides.withLock { $0[worker] = side }
@@ -89,7 +90,7 @@ private enum SCLoopSide {
       let got = sides.current
       problems += Self.check(got[0], got[1], wiring: wiring, round: round)
       // One thread resolves both again (on the runner, so a stuck cache fails the test).
-      let afterwards = SCLocked<[String]>([])
+      let afterwards = LockedValue<[String]>([])
       let checked = await runner.run(until: deadline) { worker in
         guard worker == 0 else { return }
         let found = Self.checkAfterwards(

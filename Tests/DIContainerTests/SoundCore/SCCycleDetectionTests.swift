@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Foundation
 import Testing
 
@@ -147,8 +148,8 @@ enum SCRingGraph {
   /// (captured weakly) for its own type. The nested request is a cycle.
   static func resolveSelfAskingFactory() async {
     let container = DIContainer()
-    let innerErrors = SCLocked<[DIError]>([])
-    let calls = SCCounter()
+    let innerErrors = LockedValue<[DIError]>([])
+    let calls = Counter()
     container.register { [weak container] () -> SCSelfish in
       calls.next()
       guard let container else { return SCSelfish(inner: nil) }
@@ -160,8 +161,8 @@ enum SCRingGraph {
         return SCSelfish(inner: nil)
       }
     }
-    let outer = SCLocked<Result<SCSelfish, DIError>?>(nil)
-    let finished = await scRunOnThread(timeout: SCEnvironment.seconds(10)) {
+    let outer = LockedValue<Result<SCSelfish, DIError>?>(nil)
+    let finished = await runOnThread(timeout: TestEnvironment.limit(10)) {
       let result = Result { () throws(DIError) -> SCSelfish in try container.tryResolve() }
       outer.withLock { $0 = result }
     }
@@ -210,7 +211,7 @@ enum SCRingGraph {
       let inner: SCSelfish? = container.map { container in container.resolve() }
       return SCSelfish(inner: inner)
     }
-    let finished = await scRunOnThread(timeout: SCEnvironment.seconds(10)) {
+    let finished = await runOnThread(timeout: TestEnvironment.limit(10)) {
       let _: SCSelfish? = try? container.tryResolve()
     }
     exit(finished ? SCExit.returned : SCExit.hung)

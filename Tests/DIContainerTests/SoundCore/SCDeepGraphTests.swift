@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Testing
 
 /// One level of a deep chain: level n needs level n + 1; the last level needs nothing.
@@ -100,8 +101,8 @@ enum SCDeepChain {
   func thousandDeepAcyclicChainResolvesOnAnEightMiBStack(_ lifetime: DILifetime) async throws {
     let container = DIContainer()
     SCDeepChain.register(in: container, lifetime: lifetime)
-    let outcome = SCLocked<SCDeepOutcome?>(nil)
-    let finished = await scRunOnThread(stackSize: 8 << 20, timeout: SCEnvironment.seconds(15)) {
+    let outcome = LockedValue<SCDeepOutcome?>(nil)
+    let finished = await runOnThread(stackSize: 8 << 20, timeout: TestEnvironment.limit(15)) {
       let result = SCDeepChain.resolve(from: container)
       outcome.withLock { $0 = result }
     }
@@ -109,7 +110,7 @@ enum SCDeepChain {
     switch try #require(outcome.current) {
     case .built(let levels):
       #expect(levels == Array(0..<1_000), "the chain is incomplete or out of order")
-    case .failed(let error) where SCEnvironment.isThreadSanitized && error.code == .tooDeep:
+    case .failed(let error) where TestEnvironment.isThreadSanitized && error.code == .tooDeep:
       // Sanitizer builds use far bigger frames; only plain debug builds must fit.
       break
     case .failed(let error):
@@ -123,8 +124,8 @@ enum SCDeepChain {
     let depth = 400
     let container = DIContainer()
     SCDeepChain.register(depth: depth, in: container, lifetime: .scoped)
-    let outcome = SCLocked<(sameRoot: Bool, levels: Int, deepestFreed: Bool)?>(nil)
-    let finished = await scRunOnThread(stackSize: 8 << 20, timeout: SCEnvironment.seconds(15)) {
+    let outcome = LockedValue<(sameRoot: Bool, levels: Int, deepestFreed: Bool)?>(nil)
+    let finished = await runOnThread(stackSize: 8 << 20, timeout: TestEnvironment.limit(15)) {
       let scope = container.makeScope()
       do throws(DIError) {
         let first: SCDeepRoot = try scope.tryResolve()
@@ -141,7 +142,7 @@ enum SCDeepChain {
         }
         let result = (first === second, levels, deepest == nil)
         outcome.withLock { $0 = result }
-      } catch  where SCEnvironment.isThreadSanitized && error.code == .tooDeep {
+      } catch  where TestEnvironment.isThreadSanitized && error.code == .tooDeep {
         // Sanitizer builds use far bigger frames; only plain debug builds must fit.
       } catch {
         Issue.record("a \(depth)-deep .scoped chain failed: \(scBrief(error))")
@@ -158,8 +159,8 @@ enum SCDeepChain {
     // More than the 64 levels an approximate depth limit would allow.
     let container = DIContainer()
     SCDeepChain.register(depth: 65, in: container)
-    let outcome = SCLocked<SCDeepOutcome?>(nil)
-    let finished = await scRunOnThread(timeout: SCEnvironment.seconds(10)) {
+    let outcome = LockedValue<SCDeepOutcome?>(nil)
+    let finished = await runOnThread(timeout: TestEnvironment.limit(10)) {
       let result = SCDeepChain.resolve(from: container)
       outcome.withLock { $0 = result }
     }
@@ -190,8 +191,8 @@ enum SCDeepChain {
   static func resolveChainOnSmallStack(bytes: Int) async {
     let container = DIContainer()
     SCDeepChain.register(in: container)
-    let outcome = SCLocked<SCDeepOutcome?>(nil)
-    let finished = await scRunOnThread(stackSize: bytes, timeout: SCEnvironment.seconds(20)) {
+    let outcome = LockedValue<SCDeepOutcome?>(nil)
+    let finished = await runOnThread(stackSize: bytes, timeout: TestEnvironment.limit(20)) {
       let result = SCDeepChain.resolve(from: container)
       outcome.withLock { $0 = result }
     }
@@ -217,9 +218,9 @@ enum SCDeepChain {
   @Test func deepChainThatValidationAcceptsResolves() async throws {
     let container = DIContainer()
     SCDeepChain.register(in: container, lifetime: .objectGraph)
-    let validation = SCLocked<String?>(nil)
-    let outcome = SCLocked<SCDeepOutcome?>(nil)
-    let finished = await scRunOnThread(stackSize: 8 << 20, timeout: SCEnvironment.seconds(15)) {
+    let validation = LockedValue<String?>(nil)
+    let outcome = LockedValue<SCDeepOutcome?>(nil)
+    let finished = await runOnThread(stackSize: 8 << 20, timeout: TestEnvironment.limit(15)) {
       do throws(DIGraphValidationError) {
         try container.makeGraph().validate()
       } catch {
@@ -233,7 +234,7 @@ enum SCDeepChain {
     switch try #require(outcome.current) {
     case .built(let levels):
       #expect(levels.count == 1_000)
-    case .failed(let error) where SCEnvironment.isThreadSanitized && error.code == .tooDeep:
+    case .failed(let error) where TestEnvironment.isThreadSanitized && error.code == .tooDeep:
       break
     case .failed(let error):
       Issue.record("validate() accepted the chain, yet resolving it failed: \(scBrief(error))")

@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Foundation
 import Testing
 
@@ -28,7 +29,7 @@ enum SCContend {
     lifetime: DILifetime, argument: Int? = nil, scoped: Bool = false, line: UInt = #line
   ) async -> SCContention {
     let container = DIContainer()
-    let made = SCCounter()
+    let made = Counter()
     if argument != nil {
       container.register(line: line) { (key: DIArg<Int>) -> SCSlow in
         _ = arg(key)
@@ -49,9 +50,9 @@ enum SCContend {
     let resolver: any DIResolver = scope ?? container
     let arguments: [Int] = argument.map { [$0] } ?? []
     // Objects are kept until the end, so weak lifetimes must reuse them too.
-    let seen = SCLocked<[AnyObject]>([])
-    let errors = SCLocked<[DIError]>([])
-    let finished = await scRunThreads(threads, timeout: SCEnvironment.seconds(20)) { index in
+    let seen = LockedValue<[AnyObject]>([])
+    let errors = LockedValue<[DIError]>([])
+    let finished = await runThreads(threads, timeout: TestEnvironment.limit(20)) { index in
       do throws(DIError) {
         let object: AnyObject
         if index.isMultiple(of: 2) {

@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Testing
 
 protocol SCService: AnyObject {}
@@ -59,12 +60,12 @@ final class SCNeedsNoInit {
       container.register { SCCandidate(number) }.as(SCService.self)
     }
     let calls = 10_000
-    let limit = SCEnvironment.seconds(5)
-    let stop = SCFlag()
-    let nonNil = SCCounter()
-    let errors = SCCounter()
-    let elapsed = SCLocked<Duration?>(nil)
-    let finished = await scRunOnThread(timeout: limit) {
+    let limit = TestEnvironment.limit(5)
+    let stop = Flag()
+    let nonNil = Counter()
+    let errors = Counter()
+    let elapsed = LockedValue<Duration?>(nil)
+    let finished = await runOnThread(timeout: limit) {
       let clock = ContinuousClock()
       let start = clock.now
       for _ in 0..<calls {

@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Testing
 
 /// A node of a random graph, whatever its type.
@@ -223,8 +224,8 @@ struct SCGraphMatcher {
   static func check(_ graph: SCRandomGraph, _ name: String) async throws
     -> (validation: String?, problems: [String])
   {
-    let found = SCLocked<(validation: String?, problems: [String])?>(nil)
-    let finished = await scRunOnThread(timeout: SCEnvironment.seconds(10)) {
+    let found = LockedValue<(validation: String?, problems: [String])?>(nil)
+    let finished = await runOnThread(timeout: TestEnvironment.limit(10)) {
       let container = DIContainer()
       graph.register(in: container)
       var validation: String?

@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -34,8 +35,8 @@ enum SCInnerOutcome {
     let storage = AssociatedStorage()
     let first = SCOwner()
     let second = SCOwner()
-    let labels = SCLocked<[String]>([])
-    let finished = await scRunOnThread(timeout: SCEnvironment.seconds(5)) {
+    let labels = LockedValue<[String]>([])
+    let finished = await runOnThread(timeout: TestEnvironment.limit(5)) {
       let outer: SCStored = storage.get(for: first) { _ in
         let inner: SCStored = storage.get(for: second) { _ in SCStored("second") }
         return SCStored("first after \(inner.label)")
@@ -55,7 +56,7 @@ enum SCInnerOutcome {
       scArmWatchdog()
       let storage = AssociatedStorage()
       let owner = SCOwner()
-      let finished = await scRunOnThread(timeout: SCEnvironment.seconds(5)) {
+      let finished = await runOnThread(timeout: TestEnvironment.limit(5)) {
         let _: SCStored = storage.get(for: owner) { owner in
           let inner: SCStored = storage.get(for: owner) { _ in SCStored("inner") }
           return SCStored("outer after \(inner.label)")
@@ -89,8 +90,8 @@ enum SCInnerOutcome {
     let storage = AssociatedStorage()
     let owners = [SCOwner(), SCOwner()]
     let entered = [DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)]
-    let got = SCLocked<[Int: String]>([:])
-    let finished = await scRunThreads(2, timeout: SCEnvironment.seconds(10)) { index in
+    let got = LockedValue<[Int: String]>([:])
+    let finished = await runThreads(2, timeout: TestEnvironment.limit(10)) { index in
       let other = 1 - index
       let value: SCStored = storage.get(for: owners[index]) { _ in
         // Both making closures are under way before either asks for the other owner
@@ -117,9 +118,9 @@ enum SCInnerOutcome {
     // value at the same time. No loop: both succeed, and owner 1's value is made once.
     let storage = AssociatedStorage()
     let owners = [SCOwner(), SCOwner()]
-    let makings = SCCounter()
-    let got = SCLocked<[Int: SCStored]>([:])
-    let finished = await scRunThreads(2, timeout: SCEnvironment.seconds(10)) { index in
+    let makings = Counter()
+    let got = LockedValue<[Int: SCStored]>([:])
+    let finished = await runThreads(2, timeout: TestEnvironment.limit(10)) { index in
       let makeSecond = { (_: SCOwner) -> SCStored in
         makings.next()
         Thread.sleep(forTimeInterval: 0.02)
@@ -173,8 +174,8 @@ enum SCInnerOutcome {
   /// worst, a value) within the deadline, never a hang or a stack overflow.
   static func checkLazySelf(lifetime: DILifetime) async {
     let container = DIContainer()
-    let calls = SCCounter()
-    let inner = SCLocked<[SCInnerOutcome]>([])
+    let calls = Counter()
+    let inner = LockedValue<[SCInnerOutcome]>([])
     container.register { (me: Lazy<SCLazySelf>) -> SCLazySelf in
       calls.next()
       do throws(DIError) {
@@ -187,8 +188,8 @@ enum SCInnerOutcome {
       }
     }
     .lifetime(lifetime)
-    let outer = SCLocked<Result<SCLazySelf, DIError>?>(nil)
-    let finished = await scRunOnThread(timeout: SCEnvironment.seconds(10)) {
+    let outer = LockedValue<Result<SCLazySelf, DIError>?>(nil)
+    let finished = await runOnThread(timeout: TestEnvironment.limit(10)) {
       let result = Result { () throws(DIError) -> SCLazySelf in try container.tryResolve() }
       outer.withLock { $0 = result }
     }
@@ -217,7 +218,7 @@ enum SCInnerOutcome {
   /// hang.
   static func checkLazyPeer() async {
     let container = DIContainer()
-    let inner = SCLocked<[SCInnerOutcome]>([])
+    let inner = LockedValue<[SCInnerOutcome]>([])
     container.register(SCLazyPeer.init)
       .lifetime(.perContainer(.single))
       .injection { (me: SCLazyPeer, lazy: Lazy<SCLazyPeer>) in
@@ -229,8 +230,8 @@ enum SCInnerOutcome {
           inner.withLock { $0.append(.failed(error)) }
         }
       }
-    let outer = SCLocked<Result<SCLazyPeer, DIError>?>(nil)
-    let finished = await scRunOnThread(timeout: SCEnvironment.seconds(10)) {
+    let outer = LockedValue<Result<SCLazyPeer, DIError>?>(nil)
+    let finished = await runOnThread(timeout: TestEnvironment.limit(10)) {
       let result = Result { () throws(DIError) -> SCLazyPeer in try container.tryResolve() }
       outer.withLock { $0 = result }
     }

@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Foundation
 import Testing
 
@@ -24,13 +25,13 @@ final class SCStorageValue: Sendable {
     guard let before = scResidentBytes() else { return }  // no /proc here: nothing to measure
     let container = DIContainer()
     container.register(SCMemRoot.init)
-    let stop = SCFlag()
-    let failures = SCCounter()
-    let elapsed = SCLocked<Duration?>(nil)
+    let stop = Flag()
+    let failures = Counter()
+    let elapsed = LockedValue<Duration?>(nil)
     // A guard against a hang only: the work takes time quadratic in the registrations
     // (see below), about 5 s in a debug build alone, and the other suites run beside it.
-    let limit = SCEnvironment.seconds(60)
-    let finished = await scRunOnThread(timeout: limit) {
+    let limit = TestEnvironment.limit(60)
+    let finished = await runOnThread(timeout: limit) {
       let clock = ContinuousClock()
       let start = clock.now
       for number in 0..<3_000 {
@@ -57,7 +58,7 @@ final class SCStorageValue: Sendable {
     }
     #expect(failures.value == 0, "\(failures.value) resolves gave a wrong answer")
     // ThreadSanitizer's shadow memory multiplies what allocations cost.
-    let bound = (64 << 20) * SCEnvironment.slowdown
+    let bound = (64 << 20) * TestEnvironment.slowdown
     #expect(
       growth < bound, "resident memory grew by \(growth >> 20) MiB over 3,000 registrations")
     // Time is not bounded here: a publication still rebuilds the whole lookup table, so
@@ -67,10 +68,10 @@ final class SCStorageValue: Sendable {
   }
 
   @Test func associatedStorageLookupStaysCheapWithTwentyThousandLiveOwners() async throws {
-    let deadline = SCEnvironment.seconds(15)
-    let stop = SCFlag()
-    let timings = SCLocked<(small: Duration, large: Duration, lost: Int)?>(nil)
-    let finished = await scRunOnThread(timeout: deadline) {
+    let deadline = TestEnvironment.limit(15)
+    let stop = Flag()
+    let timings = LockedValue<(small: Duration, large: Duration, lost: Int)?>(nil)
+    let finished = await runOnThread(timeout: deadline) {
       guard let small = Self.lookupTime(owners: 100, stop: stop),
         let large = Self.lookupTime(owners: 20_000, stop: stop)
       else { return }
@@ -82,7 +83,7 @@ final class SCStorageValue: Sendable {
     #expect(lost == 0, "\(lost) gets missed the value of a live owner")
     // Measured relatively, with a wide margin: an operation that scans every owner is
     // two hundred times slower with 20,000 owners than with 100.
-    let bound = small * 25 + .milliseconds(50 * SCEnvironment.slowdown)
+    let bound = small * 25 + .milliseconds(50 * TestEnvironment.slowdown)
     #expect(
       large <= bound,
       "1,000 gets cost \(large) with 20,000 owners against \(small) with 100")
@@ -90,7 +91,7 @@ final class SCStorageValue: Sendable {
 
   /// Stores a value for `owners` live owners, then times 1,000 `get(for:)` calls (the best
   /// of three runs) and counts the gets that missed; nil when `stop` was raised.
-  private static func lookupTime(owners count: Int, stop: SCFlag) -> (best: Duration, lost: Int)? {
+  private static func lookupTime(owners count: Int, stop: Flag) -> (best: Duration, lost: Int)? {
     let storage = AssociatedStorage()
     var owners: [SCStorageKey] = []
     owners.reserveCapacity(count)

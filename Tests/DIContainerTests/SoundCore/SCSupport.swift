@@ -1,7 +1,7 @@
-// Shared helpers of the SoundCore tests: threads with deadlines (a deadlock fails a test
-// instead of hanging the run), locked boxes, a seeded random generator, digit marker types
-// that make hundreds of distinct component types from one generic class, and the
-// slow-down factor of sanitizer builds.
+// Helpers of the tests that hold the resolution core to its guarantees: resolutions on
+// threads of their own with a hang limit (a deadlock fails a test instead of hanging the
+// run), a pair of threads that start a job together, a seeded random generator and digit
+// marker types that make hundreds of distinct component types from one generic class.
 //
 // What could crash the process on a broken core (a stack overflow, a trap, a wrongly typed
 // object) runs in an exit test's child process, armed with a watchdog, so that one failure
@@ -11,6 +11,7 @@
 // state that a `Thread` does not inherit. Workers record what they saw; the test checks it.
 
 import DIContainer
+import DITestSupport
 import Dispatch
 import Foundation
 import Synchronization
@@ -22,55 +23,13 @@ import Testing
   import Darwin
 #endif
 
-// MARK: - Environment
-
-/// How much slower this build runs than a plain debug build.
-enum SCEnvironment {
-  /// How many times fewer rounds stress tests run: 1 in a plain build, 8 under
-  /// ThreadSanitizer (`SC_SLOWDOWN=<n>` overrides).
-  static let slowdown: Int = {
-    if let text = ProcessInfo.processInfo.environment["SC_SLOWDOWN"], let value = Int(text),
-      value >= 1
-    {
-      return value
-    }
-    return isThreadSanitized ? 8 : 1
-  }()
-
-  /// Whether the ThreadSanitizer runtime is linked into this process.
-  static let isThreadSanitized: Bool = {
-    guard let process = dlopen(nil, RTLD_NOW) else { return false }
-    return dlsym(process, "__tsan_init") != nil
-  }()
-
-  /// `base` rounds in a plain build, fewer in a slow one (never fewer than `minimum`).
-  static func rounds(_ base: Int, minimum: Int = 20) -> Int {
-    max(minimum, base / slowdown)
-  }
-
-  /// How much longer deadlines and time bounds are in this build: 1 in a plain build, 3
-  /// under ThreadSanitizer (`SC_TIME_SCALE=<n>` overrides). Smaller than `slowdown`: the
-  /// bounds are generous already, and a failing run should not take many minutes.
-  static let timeScale: Int = {
-    if let text = ProcessInfo.processInfo.environment["SC_TIME_SCALE"], let value = Int(text),
-      value >= 1
-    {
-      return value
-    }
-    return isThreadSanitized ? 3 : 1
-  }()
-
-  /// `base` seconds in a plain build, more in a slow one.
-  static func seconds(_ base: Double) -> Double {
-    base * Double(timeScale)
-  }
-}
+// MARK: - Exit tests
 
 /// Kills this process with SIGALRM after `seconds` (scaled for slow builds): the first
 /// call of every exit test's child, so that a child that hangs where no deadline of its
 /// own can help (inside ThreadSanitizer, say) fails its test instead of blocking the run.
 func scArmWatchdog(_ seconds: Double = 30) {
-  alarm(UInt32(SCEnvironment.seconds(seconds).rounded(.up)))
+  alarm(UInt32(TestEnvironment.limit(seconds).rounded(.up)))
 }
 
 /// Exit codes of the exit tests' child processes.
@@ -83,86 +42,8 @@ enum SCExit {
 
 // MARK: - Threads
 //
-// The work under test runs on threads of its own. Tests wait for it asynchronously, in
-// short blocking slices with a yield between them, so that a stuck test does not hold
-// one of the few threads of Swift Testing's pool for its whole deadline.
-
-/// The instant `seconds` from now.
-func scDeadline(in seconds: Double) -> ContinuousClock.Instant {
-  .now + .seconds(seconds)
-}
-
-/// One wait of at most 10 ms for a signal (synchronous: `wait` is not for async code,
-/// where only a slice this short is harmless).
-private func scWaitSlice(_ semaphore: DispatchSemaphore) -> Bool {
-  semaphore.wait(timeout: .now() + .milliseconds(10)) == .success
-}
-
-/// Waits for `count` signals of `semaphore`; false when `deadline` passed first.
-func scWait(
-  for semaphore: DispatchSemaphore, count: Int = 1, until deadline: ContinuousClock.Instant
-) async -> Bool {
-  var received = 0
-  while received < count {
-    if scWaitSlice(semaphore) {
-      received += 1
-    } else if ContinuousClock.now >= deadline {
-      return false
-    } else {
-      await Task.yield()
-    }
-  }
-  return true
-}
-
-/// Runs `body(index)` for every index in `0..<count`, each on a thread of its own with a
-/// `stackSize` stack (8 MiB, the default main-thread size, unless told), released together
-/// once all have started. Returns whether every thread returned within `timeout` seconds;
-/// threads still stuck after it are leaked.
-@discardableResult
-func scRunThreads(
-  _ count: Int, stackSize: Int = 8 << 20, timeout: Double,
-  _ body: @escaping @Sendable (Int) -> Void
-) async -> Bool {
-  let ready = DispatchSemaphore(value: 0)
-  let go = DispatchSemaphore(value: 0)
-  let finished = DispatchSemaphore(value: 0)
-  for index in 0..<count {
-    let thread = Thread {
-      ready.signal()
-      go.wait()
-      body(index)
-      finished.signal()
-    }
-    thread.stackSize = stackSize
-    thread.start()
-  }
-  let deadline = scDeadline(in: timeout)
-  guard await scWait(for: ready, count: count, until: deadline) else { return false }
-  for _ in 0..<count { go.signal() }
-  return await scWait(for: finished, count: count, until: deadline)
-}
-
-/// Runs `body` on a new thread with a `stackSize` stack; returns whether it returned
-/// within `timeout` seconds.
-@discardableResult
-func scRunOnThread(
-  stackSize: Int = 8 << 20, timeout: Double, _ body: @escaping @Sendable () -> Void
-) async -> Bool {
-  await scRunThreads(1, stackSize: stackSize, timeout: timeout) { _ in body() }
-}
-
-/// Runs `body` on a thread of its own (8 MiB stack) and returns its result; nil when it
-/// did not return within `timeout` seconds (scaled for slow builds): a deadlock fails the
-/// test instead of hanging the run.
-func scWithin<T>(_ timeout: Double = 10, _ body: @escaping @Sendable () -> T) async -> T? {
-  let result = SCLocked<T?>(nil)
-  let finished = await scRunOnThread(timeout: SCEnvironment.seconds(timeout)) {
-    let value = body()
-    result.withLock { $0 = value }
-  }
-  return finished ? result.current : nil
-}
+// The work under test runs on threads of its own; tests wait for it on continuations
+// (DITestSupport), so a stuck test holds no thread of Swift Testing's pool.
 
 /// What a resolution gave.
 typealias SCOutcome<T> = Result<T, DIError>
@@ -171,7 +52,7 @@ typealias SCOutcome<T> = Result<T, DIError>
 func scTryResolve<T>(_ type: T.Type = T.self, from resolver: any DIResolver) async
   -> SCOutcome<T>?
 {
-  await scWithin { Result { () throws(DIError) -> T in try resolver.tryResolve() } }
+  await resultOnThread { Result { () throws(DIError) -> T in try resolver.tryResolve() } }
 }
 
 /// The error of resolving a `T` (on a thread, with a deadline); records an issue and
@@ -215,7 +96,8 @@ final class SCPairRunner: @unchecked Sendable {
   private var job: (@Sendable (Int) -> Void)?
   private var stopped = false
   private let starts = [DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)]
-  private let done = DispatchSemaphore(value: 0)
+  private let done = Signal()
+  private var rounds = 0
   private let arrived = Atomic<Int>(0)
 
   init() {
@@ -248,11 +130,15 @@ final class SCPairRunner: @unchecked Sendable {
   func run(until deadline: ContinuousClock.Instant, _ job: @escaping @Sendable (Int) -> Void)
     async -> Bool
   {
-    lock.withLock { self.job = job }
+    let target = lock.withLock {
+      self.job = job
+      rounds += 1
+      return 2 * rounds
+    }
     arrived.store(0, ordering: .releasing)
     starts[0].signal()
     starts[1].signal()
-    return await scWait(for: done, count: 2, until: deadline)
+    return await done.wait(untilCount: target, deadline: deadline)
   }
 
   /// Lets both threads end (only after a `run` that returned true).
@@ -264,39 +150,6 @@ final class SCPairRunner: @unchecked Sendable {
 }
 
 // MARK: - Shared state
-
-/// A value guarded by a lock (an `NSLock`, which ThreadSanitizer understands on Linux).
-final class SCLocked<Value>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value: Value
-
-  init(_ value: Value) { self.value = value }
-
-  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    lock.lock()
-    defer { lock.unlock() }
-    return try body(&value)
-  }
-
-  var current: Value { withLock { $0 } }
-}
-
-/// A thread-safe counter.
-final class SCCounter: Sendable {
-  private let count = Atomic<Int>(0)
-
-  @discardableResult
-  func next() -> Int { count.add(1, ordering: .relaxed).newValue }
-
-  var value: Int { count.load(ordering: .relaxed) }
-}
-
-/// A flag one thread raises and others poll.
-final class SCFlag: Sendable {
-  private let raised = Atomic<Bool>(false)
-  func raise() { raised.store(true, ordering: .releasing) }
-  var isRaised: Bool { raised.load(ordering: .acquiring) }
-}
 
 /// Resident memory of this process, in bytes (nil where /proc is missing).
 func scResidentBytes() -> Int? {

@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Testing
 
 // A parent container and two children, each registering at random some of six component
@@ -253,20 +254,20 @@ struct RMChildMatcher {
 
 // MARK: - Tests
 
-@Suite struct RandomModelChildContainerTests {
+@Suite struct ChildContainerModelTests {
   /// Seeds of cases to run again (add the seed a failure printed).
   static let replaySeeds: [UInt64] = [0x5EED]
 
-  @Test(.timeLimit(.minutes(3)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func randomParentAndChildRegistrationsServeAsTheModelSays() async {
-    await rmRunCases("child containers", base: 0xC41D, cases: RMEnvironment.rounds(250)) {
+    await rmRunCases("child containers", base: 0xC41D, cases: TestEnvironment.rounds(250)) {
       Self.check(seed: $0)
     }
   }
 
-  @Test(.timeLimit(.minutes(3)), arguments: replaySeeds)
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)), arguments: replaySeeds)
   func replayedCase(seed: UInt64) async {
-    let problems = await rmOnThread(seconds: 20) { Self.check(seed: seed) }
+    let problems = await resultOnThread(20) { Self.check(seed: seed) }
     #expect(problems == [], "\(rmSeed(seed))")
   }
 
@@ -286,15 +287,15 @@ struct RMChildMatcher {
         let context = "\(label), service in the \(names[container])"
         if let expected = setup.choose(in: container) {
           for optional in [false, true] {
-            problems += RandomModelModularityTests.compare(
-              RandomModelModularityTests.resolve(
+            problems += ModularityModelTests.compare(
+              ModularityModelTests.resolve(
                 from: nil, optional: optional, in: containers[container]),
               expected, optional: optional, context, &identities)
           }
         }
         do throws(DIError) {
           let all: DIMany<any RMService> = try containers[container].tryResolve()
-          problems += RandomModelModularityTests.compare(
+          problems += ModularityModelTests.compare(
             list: all.values, setup.many(in: container), "\(context), many", &identities)
         } catch {
           problems.append("\(context), many: failed: \(rmBrief(error))")

@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -748,23 +749,23 @@ struct RMCycleMatcher {
 
 // MARK: - Tests
 
-@Suite struct RandomModelCycleTests {
+@Suite struct CycleModelTests {
   /// Seeds of cases to run again (add the seed a failure printed).
   static let replaySeeds: [UInt64] = [0x5EED]
 
   /// What a request must give, which `Lazy`/`Provider` values, which instances (identity,
   /// dependencies, `postInit`), which error code; and what validation must find.
-  @Test(.timeLimit(.minutes(3)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func randomLoopsResolveOrFailAsTheLifetimeModelSays() async {
-    await rmRunCases("cycles", base: 0xC1C1_E5, cases: RMEnvironment.rounds(300)) {
+    await rmRunCases("cycles", base: 0xC1C1_E5, cases: TestEnvironment.rounds(300)) {
       Self.check(seed: $0, errorText: false)
     }
   }
 
   /// The text of the error of a loop that cannot be built names what was asked and the loop.
-  @Test(.timeLimit(.minutes(3)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func randomUnbuildableLoopsAreReportedNamingTheRequestAndTheLoop() async {
-    await rmRunCases("cycle errors", base: 0xC1C1_E5, cases: RMEnvironment.rounds(300)) {
+    await rmRunCases("cycle errors", base: 0xC1C1_E5, cases: TestEnvironment.rounds(300)) {
       Self.check(seed: $0, errorText: true)
     }
   }
@@ -773,16 +774,16 @@ struct RMCycleMatcher {
   /// exactly, "on any thread"), unless the two wait for each other's cached instances, which
   /// the SPEC makes a `DIError` ("a loop between tasks is a `DIError`"); no deadlock, no
   /// other error, and the two share the `.perContainer` and `.scoped` instances.
-  @Test(.timeLimit(.minutes(3)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func randomLoopsResolvedOnTwoThreadsAtOnceShareCachedInstances() async {
     await rmRunCases(
-      "cycles on two threads", base: 0x2C1C, cases: RMEnvironment.rounds(150), seconds: 120
+      "cycles on two threads", base: 0x2C1C, cases: TestEnvironment.rounds(150), seconds: 120
     ) { Self.checkTwoThreads(seed: $0) }
   }
 
-  @Test(.timeLimit(.minutes(3)), arguments: replaySeeds)
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)), arguments: replaySeeds)
   func replayedCase(seed: UInt64) async {
-    let problems = await rmOnThread(seconds: 20) {
+    let problems = await resultOnThread(20) {
       Self.check(seed: seed, errorText: false) + Self.check(seed: seed, errorText: true)
     }
     #expect(problems == [], "\(rmSeed(seed))")
@@ -940,7 +941,7 @@ struct RMCycleMatcher {
   /// either way it must name both components of the loop. Minimized from
   /// `randomUnbuildableLoopsAreReportedNamingTheRequestAndTheLoop`, seed 0xc39e8872ecbb96de
   /// (graph `0P[kp(cycle)?→3,…] 3P[init→0,…]`).
-  @Test(.timeLimit(.minutes(3)), arguments: [false, true])
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)), arguments: [false, true])
   func unbuildableLoopThroughACycleInjectionIsReportedNamingTheRequestAndTheLoop(
     askTail: Bool
   ) {
@@ -966,7 +967,7 @@ struct RMCycleMatcher {
 
   /// The same loop below the component asked for: the error's path starts at what was
   /// asked. Minimized from seed 0x73c04676ce631ab4 (graph `… 3P[kp(cycle)?→3] 4P[init→3,…]`).
-  @Test(.timeLimit(.minutes(3)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func unbuildableLoopBelowTheRequestIsReportedWithThePathFromTheRequest() {
     let container = DIContainer()
     container.register(RMLoopOwner.init)
@@ -994,7 +995,7 @@ struct RMCycleMatcher {
     defer { scope.close() }
     let resolver: any DIResolver = nodes.contains(where: graph.needsScope) ? scope : container
     let label = "graph \(graph), \(nodes) on two threads"
-    let results = RMLocked<[Int: Result<(any RMAnyCycleNode)?, DIError>]>([:])
+    let results = LockedValue<[Int: Result<(any RMAnyCycleNode)?, DIError>]>([:])
     let start = DispatchSemaphore(value: 0)
     let done = DispatchSemaphore(value: 0)
     for worker in 0..<2 {
@@ -1010,7 +1011,7 @@ struct RMCycleMatcher {
     start.signal()
     start.signal()
     for _ in 0..<2 {
-      if done.wait(timeout: .now() + RMEnvironment.seconds(10)) == .timedOut {
+      if done.wait(timeout: .now() + TestEnvironment.limit(10)) == .timedOut {
         return ["\(label): the requests did not finish (a deadlock?)"]
       }
     }

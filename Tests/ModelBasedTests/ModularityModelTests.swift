@@ -1,6 +1,7 @@
 import DIContainer
 import DIFrameworks
 import DIParts
+import DITestSupport
 import Testing
 
 // Random frameworks (and parts) that register candidates of one protocol service, import
@@ -82,7 +83,7 @@ enum RMModularPlans {
     case part(Int)
   }
 
-  private static let plans = RMLocked<[ObjectIdentifier: RMModularSetup]>([:])
+  private static let plans = LockedValue<[ObjectIdentifier: RMModularSetup]>([:])
 
   static func run(_ loader: Loader, in container: DIContainer) {
     guard let setup = plans.withLock({ $0[ObjectIdentifier(container)] }) else {
@@ -461,20 +462,20 @@ struct RMIdentityLog {
 
 // MARK: - Tests
 
-@Suite struct RandomModelModularityTests {
+@Suite struct ModularityModelTests {
   /// Seeds of cases to run again (add the seed a failure printed).
   static let replaySeeds: [UInt64] = [0x5EED]
 
-  @Test(.timeLimit(.minutes(3)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func randomFrameworksChooseTheCandidateTheModelChooses() async {
-    await rmRunCases("modularity", base: 0x30D_01A, cases: RMEnvironment.rounds(250)) {
+    await rmRunCases("modularity", base: 0x30D_01A, cases: TestEnvironment.rounds(250)) {
       Self.check(seed: $0)
     }
   }
 
-  @Test(.timeLimit(.minutes(3)), arguments: replaySeeds)
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)), arguments: replaySeeds)
   func replayedCase(seed: UInt64) async {
-    let problems = await rmOnThread(seconds: 20) { Self.check(seed: seed) }
+    let problems = await resultOnThread(20) { Self.check(seed: seed) }
     #expect(problems == [], "\(rmSeed(seed))")
   }
 

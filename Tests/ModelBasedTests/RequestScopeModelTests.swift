@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Dispatch
 import Testing
 
@@ -40,7 +41,7 @@ final class RMScopeNode<D: RMDigit>: RMAnyScopeNode {
 
 /// The objects whose hooks ran, in order, and whether each hook was `async`.
 final class RMHookLog: Sendable {
-  private let objects = RMLocked<[(object: AnyObject, isAsync: Bool)]>([])
+  private let objects = LockedValue<[(object: AnyObject, isAsync: Bool)]>([])
   func ran(_ object: AnyObject, isAsync: Bool) {
     objects.withLock { $0.append((object, isAsync)) }
   }
@@ -273,20 +274,20 @@ struct RMScopeMatcher {
 
 // MARK: - Tests
 
-@Suite struct RandomModelRequestScopeTests {
+@Suite struct RequestScopeModelTests {
   /// Seeds of cases to run again (add the seed a failure printed).
   static let replaySeeds: [UInt64] = [0x5EED]
 
-  @Test(.timeLimit(.minutes(3)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func randomScopeSequencesKeepInstancesAndRunHooksAsTheModelSays() async {
-    await rmRunCases("request scopes", base: 0x5C0BE, cases: RMEnvironment.rounds(200)) {
+    await rmRunCases("request scopes", base: 0x5C0BE, cases: TestEnvironment.rounds(200)) {
       Self.check(seed: $0)
     }
   }
 
-  @Test(.timeLimit(.minutes(3)), arguments: replaySeeds)
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)), arguments: replaySeeds)
   func replayedCase(seed: UInt64) async {
-    let problems = await rmOnThread(seconds: 20) { Self.check(seed: seed) }
+    let problems = await resultOnThread(20) { Self.check(seed: seed) }
     #expect(problems == [], "\(rmSeed(seed))")
   }
 
@@ -394,7 +395,7 @@ struct RMScopeMatcher {
       await container.shutdown()
       finished.signal()
     }
-    guard finished.wait(timeout: .now() + RMEnvironment.seconds(10)) == .success else {
+    guard finished.wait(timeout: .now() + TestEnvironment.limit(10)) == .success else {
       return problems + ["\(context()): shutdown() did not return"]
     }
     checkHooks(model.shutdown(), "shutdown()", awaited: true)
@@ -419,9 +420,9 @@ struct RMScopeMatcher {
   /// no cached component reaches a `.scoped` one has no such report. (A cached component
   /// that reaches one only through `.prototype` ones is not checked: "holds" may or may
   /// not cover it.)
-  @Test(.timeLimit(.minutes(3)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func randomCaptiveDependenciesAreReportedByValidation() async {
-    await rmRunCases("captive", base: 0xCA97, cases: RMEnvironment.rounds(200)) { seed in
+    await rmRunCases("captive", base: 0xCA97, cases: TestEnvironment.rounds(200)) { seed in
       let graph = RMScopeGraph(seed: seed, captive: true)
       let container = DIContainer()
       graph.register(in: container, hooks: RMHookLog())
@@ -445,9 +446,9 @@ struct RMScopeMatcher {
 
   /// A `.scoped` component asked outside a scope fails with `.outsideScope`, whatever
   /// holds it.
-  @Test(.timeLimit(.minutes(3)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func randomScopedGraphsAskedOutsideAScopeFail() async {
-    await rmRunCases("outside scope", base: 0x0575, cases: RMEnvironment.rounds(100)) { seed in
+    await rmRunCases("outside scope", base: 0x0575, cases: TestEnvironment.rounds(100)) { seed in
       let graph = RMScopeGraph(seed: seed)
       var problems: [String] = []
       for node in 0..<RMScopeGraph.nodes where graph.reachesScoped(node) {

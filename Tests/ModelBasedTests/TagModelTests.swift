@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Testing
 
 // Random candidates of one protocol service, each registered plainly and/or under random
@@ -184,13 +185,13 @@ struct RMTagSetup: Sendable, CustomStringConvertible {
 
 // MARK: - Tests
 
-@Suite struct RandomModelTagTests {
+@Suite struct TagModelTests {
   /// Seeds of cases to run again (add the seed a failure printed).
   static let replaySeeds: [UInt64] = [0x5EED]
 
-  @Test(.timeLimit(.minutes(3)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func randomTagsDefaultsAndManyGiveWhatTheModelGives() async {
-    await rmRunCases("tags", base: 0x7A65, cases: RMEnvironment.rounds(300)) {
+    await rmRunCases("tags", base: 0x7A65, cases: TestEnvironment.rounds(300)) {
       Self.check(seed: $0)
     }
   }
@@ -199,9 +200,9 @@ struct RMTagSetup: Sendable, CustomStringConvertible {
   /// so validation and resolution never disagree)": a component that collects its own
   /// service (`many($0)`) leaves itself out, so it is no loop, and every request above
   /// resolves.
-  @Test(.timeLimit(.minutes(3)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func randomCollectorsAreNoCycleForValidation() async {
-    await rmRunCases("tags (validation)", base: 0x7A65, cases: RMEnvironment.rounds(300)) {
+    await rmRunCases("tags (validation)", base: 0x7A65, cases: TestEnvironment.rounds(300)) {
       seed in
       let setup = RMTagSetup(seed: seed)
       let container = DIContainer()
@@ -213,9 +214,9 @@ struct RMTagSetup: Sendable, CustomStringConvertible {
     }
   }
 
-  @Test(.timeLimit(.minutes(3)), arguments: replaySeeds)
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)), arguments: replaySeeds)
   func replayedCase(seed: UInt64) async {
-    let problems = await rmOnThread(seconds: 20) { Self.check(seed: seed) }
+    let problems = await resultOnThread(20) { Self.check(seed: seed) }
     #expect(problems == [], "\(rmSeed(seed))")
   }
 
@@ -226,7 +227,7 @@ struct RMTagSetup: Sendable, CustomStringConvertible {
   /// validation, which follows "exactly the rule resolution follows", must not call it a
   /// cycle. Found by `randomCollectorsAreNoCycleForValidation` (any setup with a plain
   /// collecting candidate, e.g. seed 0x3a98f1d97eadda82).
-  @Test(.timeLimit(.minutes(3)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func validationAcceptsTheSpecMainLoggerThatCollectsTheOthers() throws {
     let container = DIContainer()
     container.register(RMCrashlyticsLogger.init).as(RMLogger.self)
@@ -261,7 +262,7 @@ struct RMTagSetup: Sendable, CustomStringConvertible {
       for optional in [false, true] {
         let context = "\(label), request \(tag.map { "by tag \($0)" } ?? "plain")"
         let got = Self.resolve(tag: tag, optional: optional, in: container)
-        problems += RandomModelModularityTests.compare(
+        problems += ModularityModelTests.compare(
           got, expected, optional: optional, context, &unused)
         if case .success(let service?) = got, case .chosen(let index) = expected {
           objects.note(service)
@@ -335,7 +336,7 @@ struct RMTagSetup: Sendable, CustomStringConvertible {
     case 0: return tagged(RMTag0.self)
     case 1: return tagged(RMTag1.self)
     case 2: return tagged(RMTag2.self)
-    default: return RandomModelModularityTests.resolve(from: nil, optional: optional, in: container)
+    default: return ModularityModelTests.resolve(from: nil, optional: optional, in: container)
     }
   }
 }

@@ -1,4 +1,4 @@
-// Shared helpers of the randomized, model-based tests (`RandomModel*Tests.swift`): a seeded
+// Shared helpers of the randomized, model-based tests (`*ModelTests.swift`): a seeded
 // generator, digit marker types that make many distinct component types from one generic
 // class, a runner that puts a case on a thread of its own with a deadline, and the
 // slow-down factor of sanitizer builds.
@@ -11,6 +11,7 @@
 // models, never guessed.
 
 import DIContainer
+import DITestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -22,44 +23,6 @@ import Testing
 #endif
 
 // MARK: - Environment
-
-/// How much slower this build runs than a plain debug build.
-enum RMEnvironment {
-  /// 1 in a plain build, 8 under ThreadSanitizer (`SC_SLOWDOWN=<n>` overrides, as for the
-  /// SoundCore tests).
-  static let slowdown: Int = {
-    if let text = ProcessInfo.processInfo.environment["SC_SLOWDOWN"], let value = Int(text),
-      value >= 1
-    {
-      return value
-    }
-    return isThreadSanitized ? 8 : 1
-  }()
-
-  /// Whether the ThreadSanitizer runtime is linked into this process.
-  static let isThreadSanitized: Bool = {
-    guard let process = dlopen(nil, RTLD_NOW) else { return false }
-    return dlsym(process, "__tsan_init") != nil
-  }()
-
-  /// `base` random cases in a plain build, fewer in a slow one (never fewer than `minimum`).
-  static func rounds(_ base: Int, minimum: Int = 20) -> Int {
-    max(minimum, base / slowdown)
-  }
-
-  /// How many failing cases a random test reports in full (`RM_REPORT=<n>`, 3 unless told).
-  static let reportedFailures: Int = {
-    if let text = ProcessInfo.processInfo.environment["RM_REPORT"], let value = Int(text) {
-      return value
-    }
-    return 3
-  }()
-
-  /// `base` seconds in a plain build, three times more under ThreadSanitizer.
-  static func seconds(_ base: Double) -> Double {
-    isThreadSanitized ? base * 3 : base
-  }
-}
 
 // MARK: - Random
 
@@ -140,46 +103,6 @@ func rmDigit(_ value: Int) -> any RMDigit.Type {
 
 // MARK: - Running a case
 
-/// A value guarded by a lock.
-final class RMLocked<Value>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value: Value
-
-  init(_ value: Value) { self.value = value }
-
-  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    lock.lock()
-    defer { lock.unlock() }
-    return try body(&value)
-  }
-
-  var current: Value { withLock { $0 } }
-}
-
-/// Runs `body` on a thread of its own with an 8 MiB stack (a default main thread's) and
-/// returns its result; nil when it did not return within `seconds` (scaled for slow builds):
-/// a library that loops forever fails the test instead of hanging the run.
-func rmOnThread<T: Sendable>(seconds: Double, _ body: @escaping @Sendable () -> T) async -> T? {
-  let result = RMLocked<T?>(nil)
-  let finished = DispatchSemaphore(value: 0)
-  let thread = Thread {
-    let value = body()
-    result.withLock { $0 = value }
-    finished.signal()
-  }
-  thread.stackSize = 8 << 20
-  thread.start()
-  let deadline = ContinuousClock.now + .seconds(RMEnvironment.seconds(seconds))
-  // Polled without blocking: a blocked cooperative thread would starve the tasks the body
-  // waits for (a `shutdown()` it runs on a task), on a 2-core machine under
-  // ThreadSanitizer above all.
-  while finished.wait(timeout: .now()) == .timedOut {
-    if ContinuousClock.now >= deadline { return nil }
-    try? await Task.sleep(for: .milliseconds(2))
-  }
-  return result.current
-}
-
 /// Runs `cases` random cases (each `check(seed)` returns its problems, or nil when the model
 /// skipped it) on a thread with a deadline; records an issue for the first few failing seeds.
 /// Returns how many cases were checked and skipped.
@@ -189,7 +112,7 @@ func rmRunCases(
   sourceLocation: SourceLocation = #_sourceLocation,
   _ check: @escaping @Sendable (UInt64) -> [String]
 ) async -> (checked: Int, failed: Int) {
-  let outcome = await rmOnThread(seconds: seconds) { () -> (Int, [String]) in
+  let outcome = await resultOnThread(seconds) { () -> (Int, [String]) in
     var failures: [String] = []
     var failed = 0
     for index in 0..<cases {
@@ -197,7 +120,7 @@ func rmRunCases(
       let problems = check(seed)
       if !problems.isEmpty {
         failed += 1
-        if failures.count < RMEnvironment.reportedFailures {
+        if failures.count < TestEnvironment.reportedFailures {
           failures.append(
             "\(name), \(rmSeed(seed)) (case \(index)): \(problems.count) problems, first: "
               + problems.prefix(4).joined(separator: " | "))
@@ -236,8 +159,9 @@ func rmBrief(_ error: some Error & CustomStringConvertible) -> String {
 
 // MARK: - Self-checks of the helpers
 
-@Suite struct RandomModelTests {
-  @Test(.timeLimit(.minutes(3))) func seededGeneratorReplaysTheSameCase() {
+@Suite struct ModelSupportTests {
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes))) func seededGeneratorReplaysTheSameCase()
+  {
     var first = RMRandom(seed: RMRandom.caseSeed(base: 7, index: 3))
     var second = RMRandom(seed: RMRandom.caseSeed(base: 7, index: 3))
     let a = (0..<8).map { _ in first.int(0...1_000) }
@@ -246,7 +170,7 @@ func rmBrief(_ error: some Error & CustomStringConvertible) -> String {
     #expect(RMRandom.caseSeed(base: 7, index: 3) != RMRandom.caseSeed(base: 7, index: 4))
   }
 
-  @Test(.timeLimit(.minutes(3))) func digitMarkersAreDistinctTypes() {
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes))) func digitMarkersAreDistinctTypes() {
     let names = Set((0...9).map { String(describing: rmDigit($0)) })
     #expect(names.count == 10)
     #expect((0...9).allSatisfy { rmDigit($0).value == $0 })

@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Testing
 
 // Random sequences of requests for `.perContainer(.weak)` and `.multiton` components, with
@@ -17,7 +18,7 @@ import Testing
 /// Counts the instances made, so a new instance is told from a reused one even when it
 /// reuses a dead one's address.
 final class RMSerials: Sendable {
-  private let next = RMLocked(0)
+  private let next = LockedValue(0)
   func take() -> Int {
     next.withLock { value in
       defer { value += 1 }
@@ -48,20 +49,20 @@ final class RMMultiThing<D: RMDigit>: RMAnySerial {
 
 // MARK: - Tests
 
-@Suite struct RandomModelLifetimeTests {
+@Suite struct LifetimeModelTests {
   /// Seeds of cases to run again (add the seed a failure printed).
   static let replaySeeds: [UInt64] = [0x5EED]
 
-  @Test(.timeLimit(.minutes(3)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func randomHoldAndReleaseOfWeakAndMultitonInstancesFollowsTheModel() async {
-    await rmRunCases("weak and multiton", base: 0x3EA6, cases: RMEnvironment.rounds(200)) {
+    await rmRunCases("weak and multiton", base: 0x3EA6, cases: TestEnvironment.rounds(200)) {
       Self.check(seed: $0)
     }
   }
 
-  @Test(.timeLimit(.minutes(3)), arguments: replaySeeds)
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)), arguments: replaySeeds)
   func replayedCase(seed: UInt64) async {
-    let problems = await rmOnThread(seconds: 20) { Self.check(seed: seed) }
+    let problems = await resultOnThread(20) { Self.check(seed: seed) }
     #expect(problems == [], "\(rmSeed(seed))")
   }
 
