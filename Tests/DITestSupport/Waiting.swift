@@ -123,6 +123,14 @@ public final class Gate: @unchecked Sendable {
     _ = await opened.wait(seconds: 600)
   }
 
+  /// Waits until the gate opens; throws `CancellationError` when the task is cancelled
+  /// first (as a factory that sleeps until it is let go would).
+  public func cancellablePass() async throws {
+    arrived.signal()
+    _ = await opened.wait(seconds: 600)
+    if !isOpen { try Task.checkCancellation() }
+  }
+
   /// Blocks this thread until the gate opens; false when the hang limit passed first.
   @discardableResult
   public func passBlocking(seconds: Double = 600) -> Bool {

@@ -65,7 +65,7 @@ struct RMChildSetup: Sendable, CustomStringConvertible {
   var candidates: [RMChildCandidate] = []
 
   init(seed: UInt64) {
-    var random = RMRandom(seed: seed)
+    var random = SeededRandom(seed: seed)
     for node in 0..<Self.nodes {
       registrations.append(
         (0..<3).map { container -> RMChildRegistration? in
@@ -275,7 +275,7 @@ struct RMChildMatcher {
 
   static func check(seed: UInt64) -> [String] {
     let setup = RMChildSetup(seed: seed)
-    var random = RMRandom(seed: seed ^ 0x5A5A)
+    var random = SeededRandom(seed: seed ^ 0x5A5A)
     let label = "setup \(setup)"
     var problems: [String] = []
 

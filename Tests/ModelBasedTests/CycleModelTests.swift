@@ -248,7 +248,7 @@ struct RMCycleGraph: CustomStringConvertible {
   }
 
   init(seed: UInt64) {
-    var random = RMRandom(seed: seed)
+    var random = SeededRandom(seed: seed)
     let count = random.int(2...7)
     let lifetimes = (0..<count).map { _ -> RMCycleLifetime in
       let roll = random.int(0...99)
@@ -795,7 +795,7 @@ struct RMCycleMatcher {
   /// only the failing requests, and checks their errors' text.
   static func check(seed: UInt64, errorText: Bool) -> [String] {
     let graph = RMCycleGraph(seed: seed)
-    var random = RMRandom(seed: seed ^ 0xA5A5)
+    var random = SeededRandom(seed: seed ^ 0xA5A5)
     var problems: [String] = []
     let label = "graph \(graph)"
 
@@ -985,7 +985,7 @@ struct RMCycleMatcher {
 
   static func checkTwoThreads(seed: UInt64) -> [String] {
     let graph = RMCycleGraph(seed: seed)
-    var random = RMRandom(seed: seed ^ 0x7777)
+    var random = SeededRandom(seed: seed ^ 0x7777)
     let good = (0..<graph.count).filter { graph.expectation(for: $0) == .succeeds }
     guard !good.isEmpty else { return [] }
     let nodes = [random.pick(good), random.pick(good)]

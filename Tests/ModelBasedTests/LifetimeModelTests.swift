@@ -69,7 +69,7 @@ final class RMMultiThing<D: RMDigit>: RMAnySerial {
   static let components = 3
 
   static func check(seed: UInt64) -> [String] {
-    var random = RMRandom(seed: seed)
+    var random = SeededRandom(seed: seed)
     let serials = RMSerials()
     let container = DIContainer()
     for index in 0..<components {

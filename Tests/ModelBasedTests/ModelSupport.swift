@@ -1,7 +1,8 @@
-// Shared helpers of the randomized, model-based tests (`*ModelTests.swift`): a seeded
-// generator, digit marker types that make many distinct component types from one generic
-// class, a runner that puts a case on a thread of its own with a deadline, and the
-// slow-down factor of sanitizer builds.
+// Shared helpers of the randomized, model-based tests (`*ModelTests.swift`): digit marker
+// types that make many distinct component types from one generic class, and a runner that
+// puts a case on a thread of its own with a hang limit (the seeded generator and the
+// slow-down factor of sanitizer builds are DITestSupport's `SeededRandom` and
+// `TestEnvironment`).
 //
 // Every random test derives one seed per case from a fixed base seed and prints it in
 // every failure message (`seed 0x…`): add that seed to the test's `replaySeeds` to run that
@@ -25,41 +26,6 @@ import Testing
 // MARK: - Environment
 
 // MARK: - Random
-
-/// SplitMix64: a small seeded generator, so a failing random case reproduces.
-struct RMRandom: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  /// A number in `range`.
-  mutating func int(_ range: ClosedRange<Int>) -> Int {
-    Int.random(in: range, using: &self)
-  }
-
-  /// True with probability `probability`.
-  mutating func chance(_ probability: Double) -> Bool {
-    Double.random(in: 0..<1, using: &self) < probability
-  }
-
-  /// One element of a non-empty collection.
-  mutating func pick<C: Collection>(_ elements: C) -> C.Element {
-    elements.randomElement(using: &self)!
-  }
-
-  /// The seed of case `index` of a test whose base seed is `base`.
-  static func caseSeed(base: UInt64, index: Int) -> UInt64 {
-    var mixer = RMRandom(seed: base ^ (UInt64(index) &* 0xD1B5_4A32_D192_ED03))
-    return mixer.next()
-  }
-}
 
 /// A seed as failure messages print it.
 func rmSeed(_ seed: UInt64) -> String {
@@ -116,7 +82,7 @@ func rmRunCases(
     var failures: [String] = []
     var failed = 0
     for index in 0..<cases {
-      let seed = RMRandom.caseSeed(base: base, index: index)
+      let seed = SeededRandom.caseSeed(base: base, index: index)
       let problems = check(seed)
       if !problems.isEmpty {
         failed += 1
@@ -162,12 +128,12 @@ func rmBrief(_ error: some Error & CustomStringConvertible) -> String {
 @Suite struct ModelSupportTests {
   @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes))) func seededGeneratorReplaysTheSameCase()
   {
-    var first = RMRandom(seed: RMRandom.caseSeed(base: 7, index: 3))
-    var second = RMRandom(seed: RMRandom.caseSeed(base: 7, index: 3))
+    var first = SeededRandom(seed: SeededRandom.caseSeed(base: 7, index: 3))
+    var second = SeededRandom(seed: SeededRandom.caseSeed(base: 7, index: 3))
     let a = (0..<8).map { _ in first.int(0...1_000) }
     let b = (0..<8).map { _ in second.int(0...1_000) }
     #expect(a == b)
-    #expect(RMRandom.caseSeed(base: 7, index: 3) != RMRandom.caseSeed(base: 7, index: 4))
+    #expect(SeededRandom.caseSeed(base: 7, index: 3) != SeededRandom.caseSeed(base: 7, index: 4))
   }
 
   @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes))) func digitMarkersAreDistinctTypes() {

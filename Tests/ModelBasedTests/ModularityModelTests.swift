@@ -161,7 +161,7 @@ struct RMModularSetup: Sendable, CustomStringConvertible {
   var topActions: [RMModularAction] = []
 
   init(seed: UInt64) {
-    var random = RMRandom(seed: seed)
+    var random = SeededRandom(seed: seed)
     let frameworks = random.int(1...4)
     let parts = random.int(0...2)
     frameworkActions = Array(repeating: [], count: frameworks)
@@ -172,7 +172,7 @@ struct RMModularSetup: Sendable, CustomStringConvertible {
       case framework(Int)
       case part(Int)
     }
-    func place(_ random: inout RMRandom, outside: Double) -> Place {
+    func place(_ random: inout SeededRandom, outside: Double) -> Place {
       if random.chance(outside) { return .outside }
       if parts > 0, random.chance(0.25) { return .part(random.int(0...(parts - 1))) }
       return .framework(random.int(0...(frameworks - 1)))
@@ -540,7 +540,7 @@ struct RMIdentityLog {
       }
     }
 
-    var random = RMRandom(seed: seed ^ 0x0F0F)
+    var random = SeededRandom(seed: seed ^ 0x0F0F)
     var cleaned: [String] = []
     for round in 0..<2 {
       if round == 1 {

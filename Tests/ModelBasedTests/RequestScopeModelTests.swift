@@ -77,7 +77,7 @@ struct RMScopeGraph: Sendable, CustomStringConvertible {
 
   /// - Parameter captive: Whether a cached component may hold a `.scoped` one.
   init(seed: UInt64, captive: Bool = false) {
-    var random = RMRandom(seed: seed)
+    var random = SeededRandom(seed: seed)
     var lifetimes: [RMScopeLifetime] = []
     var needs: [[Int]] = []
     let hasAsyncHooks = random.chance(0.5)
@@ -293,7 +293,7 @@ struct RMScopeMatcher {
 
   static func check(seed: UInt64) -> [String] {
     let graph = RMScopeGraph(seed: seed)
-    var random = RMRandom(seed: seed ^ 0x3C3C)
+    var random = SeededRandom(seed: seed ^ 0x3C3C)
     let hooks = RMHookLog()
     let container = DIContainer()
     graph.register(in: container, hooks: hooks)

@@ -58,7 +58,7 @@ struct RMTagSetup: Sendable, CustomStringConvertible {
   var candidates: [RMTagCandidate] = []
 
   init(seed: UInt64) {
-    var random = RMRandom(seed: seed)
+    var random = SeededRandom(seed: seed)
     var collectors = 0
     // Some setups have no component registered under a tag only, so `many` is checked.
     let tagOnly = random.chance(0.6)

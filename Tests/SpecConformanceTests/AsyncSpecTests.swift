@@ -676,30 +676,6 @@ final class AsyncRace<T: Sendable>: Sendable {
   // MARK: - A creation that throws or is cancelled
 
   @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
-  func aCancelledCreationCachesNothingAndAWaiterThatWasNotCancelledTriesAgain() async throws {
-    let container = DIContainer()
-    let started = Atomic(0)
-    container.register { () async throws -> AsyncSlow in
-      // The first making lasts until it is cancelled: the test's timing cannot end it.
-      if started.add(1, ordering: .relaxed).newValue == 1 {
-        while true { try await Task.sleep(for: .milliseconds(10)) }
-      }
-      return AsyncSlow()
-    }
-    .lifetime(.perContainer(.single))
-    let creator = Task { try await container.resolveAsync() as AsyncSlow }
-    while started.load(ordering: .relaxed) == 0 { await Task.yield() }
-    let waiter = Task { try await container.resolveAsync() as AsyncSlow }
-    // Time for the waiter to start waiting, on a loaded machine too.
-    try await Task.sleep(for: .milliseconds(500))
-    creator.cancel()
-    await #expect(throws: DIError.self) { _ = try await creator.value }
-    let made = try await waiter.value
-    #expect(made === (try await container.resolveAsync() as AsyncSlow))
-    #expect(started.load(ordering: .relaxed) == 2, "nothing was cached; the waiter made it")
-  }
-
-  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func waitersShareAFailureAndNothingIsCached() async throws {
     let container = DIContainer()
     let started = Atomic(0)
