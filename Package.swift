@@ -26,19 +26,32 @@ let package = Package(
     .target(
       name: "DIFrameworks", dependencies: ["DIContainer", "DIParts"],
       swiftSettings: librarySettings),
+    // What every test target shares: counters, gates, locked boxes, event logs, threads run
+    // with a hang limit, and the test environment (slow-down factor, ThreadSanitizer).
+    // Not exported by any product.
+    .target(
+      name: "DITestSupport", dependencies: ["DIContainer"], path: "Tests/DITestSupport",
+      swiftSettings: strictSettings),
     // Tests are written as users write, the SPEC's snippets included (`[Animal]`, not
     // `[any Animal]`), so they do not opt into the library's stricter features.
-    .testTarget(name: "DIContainerTests", dependencies: ["DIContainer"]),
-    .testTarget(name: "DIPartsTests", dependencies: ["DIContainer", "DIParts"]),
+    .testTarget(name: "DIContainerTests", dependencies: ["DIContainer", "DITestSupport"]),
+    .testTarget(name: "DIPartsTests", dependencies: ["DIContainer", "DIParts", "DITestSupport"]),
     .testTarget(
-      name: "DIFrameworksTests", dependencies: ["DIContainer", "DIParts", "DIFrameworks"]),
+      name: "DIFrameworksTests",
+      dependencies: ["DIContainer", "DIParts", "DIFrameworks", "DITestSupport"]),
     // Every ```swift example of the doc comments, the DocC articles and README.md, extracted
     // into Generated/ by Scripts/extract-doc-examples.sh: building the tests compiles them.
     .testTarget(
       name: "DocExampleTests", dependencies: ["DIContainer", "DIParts", "DIFrameworks"]),
     // Every snippet of SPEC.md, verbatim, with the behaviour its prose states.
     .testTarget(
-      name: "SpecConformanceTests", dependencies: ["DIContainer", "DIParts", "DIFrameworks"]),
+      name: "SpecConformanceTests",
+      dependencies: ["DIContainer", "DIParts", "DIFrameworks", "DITestSupport"]),
+    // Randomized model-based tests: random registrations, requests and threads checked
+    // against a model of what SPEC.md states; every failure prints the seed that replays it.
+    .testTarget(
+      name: "ModelBasedTests",
+      dependencies: ["DIContainer", "DIParts", "DIFrameworks", "DITestSupport"]),
     // Frameworks in separate modules, so access control between them is real; not exported
     // by any product.
     .target(
@@ -56,7 +69,7 @@ let package = Package(
       name: "ModularFixtureTests",
       dependencies: [
         "DIContainer", "DIParts", "DIFrameworks", "ModularFixtureShared", "ModularFixtureNews",
-        "ModularFixtureProfile",
+        "ModularFixtureProfile", "DITestSupport",
       ]),
     // The sample: an order-processing backend made of three frameworks, each its own module
     // (Sources/SampleApp/<Name>), the domain they share, the commands and the executable.
@@ -87,7 +100,7 @@ let package = Package(
       name: "SampleAppTests",
       dependencies: [
         "DIContainer", "DIFrameworks", "OrderModel", "Inventory", "Billing", "Notifications",
-        "SampleAppCore",
+        "SampleAppCore", "DITestSupport",
       ]),
   ],
   swiftLanguageModes: [.v6]

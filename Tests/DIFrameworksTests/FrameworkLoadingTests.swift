@@ -1,6 +1,7 @@
 import DIContainer
 import DIFrameworks
 import DIParts
+import DITestSupport
 import Foundation
 import Testing
 
@@ -78,7 +79,7 @@ import Testing
 
 @Suite(.serialized) struct FrameworkLoggingTests {
   @Test func importOutsideAFrameworksLoadWarnsAndAppends() {
-    let lines = LogLines()
+    let lines = EventLog<String>()
     let previous = (DISetting.Log.level, DISetting.Log.fn)
     DISetting.Log.level = .warning
     DISetting.Log.fn = { level, message in lines.append("\(level): \(message)") }
@@ -93,14 +94,6 @@ import Testing
         $0.hasPrefix("warning: import(PaintFramework)") && $0.contains("outside a framework")
       })
   }
-}
-
-// An NSLock, which ThreadSanitizer sees (a `Synchronization.Mutex` it does not, on Linux).
-private final class LogLines: @unchecked Sendable {
-  private let lock = NSLock()
-  private var lines: [String] = []
-  func append(_ line: String) { lock.withLock { lines.append(line) } }
-  var all: [String] { lock.withLock { lines } }
 }
 
 private final class Brush: Sendable {}

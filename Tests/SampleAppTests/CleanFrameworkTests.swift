@@ -1,6 +1,7 @@
 import Billing
 import DIContainer
 import DIFrameworks
+import DITestSupport
 import Inventory
 import Notifications
 import OrderModel
@@ -41,7 +42,7 @@ import Testing
     #expect(zip(resources(of: NotificationsFramework.self), notifications).allSatisfy { $0 === $1 })
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func theContainerClosesAndReleasesWhatCleanFrameworkDropped() async throws {
     let tracker: ResourceTracker = container.resolve()
     weak var pool: (any ConnectionPool)?
@@ -90,7 +91,7 @@ import Testing
     #expect(result.output.contains("NotificationsFramework now gets PaymentLedger#2"))
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func shutdownClosesEveryResourceOnceAwaitingThePools() async throws {
     let tracker: ResourceTracker = container.resolve()
     try await cleanBilling()  // hands PaymentsDatabase#1's async close to a task

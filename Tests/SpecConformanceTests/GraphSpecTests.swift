@@ -125,7 +125,7 @@ import Testing
   /// A plain injection loop through an `.objectGraph` component has no `cycle: true` break,
   /// yet resolution builds it (the instance is published before its injections run), and
   /// validation follows resolution. The SPEC's "(… or no `cycle: true` break)" reads
-  /// stricter; see the review report.
+  /// stricter.
   @Test func aPlainInjectionLoopThroughObjectGraphIsBuiltAndNotReported() throws {
     let container = DIContainer()
     container.register(Parent.init).lifetime(.objectGraph).injection(\.child)

@@ -31,16 +31,6 @@ import Testing
     #expect(family.first !== family.second)
   }
 
-  @Test func objectGraphIsOneInstanceWithinOneResolveCall() {
-    let container = DIContainer()
-    container.register(Owner.init).lifetime(.objectGraph)
-    container.register(Family.init)
-    let family: Family = container.resolve()
-    let other: Family = container.resolve()
-    #expect(family.first === family.second)
-    #expect(family.first !== other.first)
-  }
-
   final class Left {
     let right: Right
     init(right: Right) { self.right = right }
@@ -249,28 +239,6 @@ import Testing
     let familyAfterClean: Family = container.resolve()
     #expect(familyAfterClean !== family, ".custom(name:) found the scope named LifetimeSession")
     #expect(familyAfterClean.first === family.first, "the other scope was not cleaned")
-  }
-
-  // MARK: - Cycles
-
-  final class Chicken {
-    let egg: Egg
-    init(egg: Egg) { self.egg = egg }
-  }
-  final class Egg {
-    let chicken: Chicken
-    init(chicken: Chicken) { self.chicken = chicken }
-  }
-
-  @Test func aCycleThroughPrototypeOnlyIsAnErrorWithItsPathNotAStackOverflow() {
-    let container = DIContainer()
-    container.register(Chicken.init)
-    container.register(Egg.init)
-    let error = #expect(throws: DIError.self) {
-      let _: Chicken = try container.tryResolve()
-    }
-    #expect(error?.reason == .cycle)
-    #expect(error?.description.contains("Chicken → Egg → Chicken") == true)
   }
 }
 

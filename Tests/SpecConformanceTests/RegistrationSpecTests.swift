@@ -180,19 +180,6 @@ import Testing
     #expect(component.isRoot)
   }
 
-  @Test func asKeepsOneInstancePerComponentAcrossItsServices() {
-    let container = DIContainer()
-    container.register(Cat.init)
-      .as(Animal.self)
-      .as(Pet.self)
-      .lifetime(.perContainer(.single))
-    let cat: Cat = container.resolve()
-    let animal: Animal = container.resolve()
-    let pet: Pet = container.resolve()
-    #expect(cat === animal)
-    #expect(cat === pet)
-  }
-
   @Test func anyNumberOfParametersIsRegistered() {
     let container = DIContainer()
     container.register(Engine.init)

@@ -183,20 +183,6 @@ import Testing
     #expect(events.all == ["Top", "Middle", "Leaf"])
   }
 
-  @Test func onCleanOrderFollowsCreationNotRegistration() {
-    let container = DIContainer()
-    let events = Events()
-    container.register(Top.init).lifetime(.perContainer(.single))
-      .onClean { _ in events.append("Top") }
-    container.register(Middle.init).lifetime(.perContainer(.single))
-      .onClean { _ in events.append("Middle") }
-    container.register(Leaf.init).lifetime(.perContainer(.single))
-      .onClean { _ in events.append("Leaf") }
-    let _: Top = container.resolve()
-    container.clean()
-    #expect(events.all == ["Top", "Middle", "Leaf"])
-  }
-
   // MARK: - .scoped outside a scope
 
   @Test func resolvingAScopedComponentOutsideAScopeIsAnErrorWithAClearMessage() {
