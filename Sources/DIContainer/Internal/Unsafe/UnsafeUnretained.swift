@@ -74,10 +74,6 @@ struct Unretained<Object: AnyObject> {
       fatalError("only a DIError can come out of body: \(error)")
     }
   }
-
-  /// Whether both refer to the same object.
-  @inline(__always)
-  static func === (lhs: Self, rhs: Self) -> Bool { lhs.address == rhs.address }
 }
 
 extension Unretained: @unchecked Sendable where Object: Sendable {}
