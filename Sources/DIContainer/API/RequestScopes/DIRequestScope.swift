@@ -41,7 +41,7 @@ public final class DIRequestScope: Sendable {
     var making: Making
   }
 
-  struct State: CreationState {
+  struct State: CreationState, Sendable {
     /// The kept `.scoped` instances, by component.
     var instances = SmallIdentityMap<Instance>()
     /// The makings under way, apart from the instances: a look-up for one (each making

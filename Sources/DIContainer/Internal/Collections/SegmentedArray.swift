@@ -54,3 +54,5 @@ package struct SegmentedArray<Element> {
     return (segment, index - firstSegmentSize * ((1 << segment) - 1))
   }
 }
+
+extension SegmentedArray: Sendable where Element: Sendable {}

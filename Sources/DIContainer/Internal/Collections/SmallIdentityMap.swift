@@ -97,3 +97,6 @@ struct SmallIdentityMap<Slot> {
     positions = Dictionary(uniqueKeysWithValues: zip(entries.map(\.key), entries.indices))
   }
 }
+
+extension SmallIdentityMap: Sendable where Slot: Sendable {}
+extension SmallIdentityMap.Entry: Sendable where Slot: Sendable {}

@@ -38,7 +38,7 @@ package final class ObjectGraph: Sendable {
     case weak(WeakReference)
   }
 
-  private struct State {
+  private struct State: Sendable {
     var instances = SmallIdentityMap<Slot>()
     var pending: [Pending] = []
     var nextPending = 0

@@ -1,5 +1,5 @@
 /// A container's registrations and module bookkeeping, edited under the container's lock.
-struct Registry {
+struct Registry: Sendable {
   /// Every registration, in registration order.
   private var registrations: [Registration] = []
   /// The drafts of the registrations made or edited since the last snapshot: once

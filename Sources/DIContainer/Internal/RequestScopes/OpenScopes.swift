@@ -25,7 +25,7 @@ final class OpenScopes: Sendable {
     var openGeneration: UInt64?
   }
 
-  private struct Places {
+  private struct Places: Sendable {
     var places: [Place] = []
     /// The closed places that keep their last scope's state.
     var freeWithState: [Int] = []

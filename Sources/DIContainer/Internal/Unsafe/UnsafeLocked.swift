@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -8,24 +6,26 @@ import Synchronization
   import Darwin
 #endif
 
-/// A value guarded by a lock, with a condition to wait on, all in one heap allocation.
+/// A value guarded by a pthread mutex, with a condition to wait on, all in one heap
+/// allocation.
 ///
-/// The lock is an atomic word taken with one compare-and-exchange and given back with one
-/// exchange when nobody waits (a pthread mutex pair costs ~50 instructions more, and a
-/// request scope takes up to 13 locks per request: Benchmarks/PROFILE.md). A thread that
-/// finds it held spins briefly, then parks on a pthread condition. `Synchronization.Mutex`
-/// would do for the fast path, but on Linux it waits on a futex that ThreadSanitizer does
-/// not see, so every access it guards is reported as a race; the atomic operations here
-/// are compiled into this module and ThreadSanitizer sees them, and it understands the
-/// pthread mutex and condition of the slow path on every platform. The value lives in the
-/// buffer's header, so reaching it costs no exclusivity check.
-package struct Locked<Value>: @unchecked Sendable {
+/// Every pthread call's return code is checked: a failure is a broken invariant (a lock
+/// used after it was destroyed, or unlocked by a thread that does not hold it), and it stops
+/// the process with the call's name and code. ThreadSanitizer sees the mutex and the
+/// condition, so it sees every access `withLock` guards. (`Synchronization.Mutex` waits on a
+/// futex that ThreadSanitizer does not see on Linux, so every access it guards would be
+/// reported as a race.) The value lives in the buffer's header, so reaching it costs no
+/// exclusivity check.
+///
+/// `Locked` is `Sendable` when its value is; the library's own non-`Sendable` states are
+/// shared through ``UncheckedSendableLocked``, which says so in its name.
+package struct Locked<Value> {
   private final class Storage: ManagedBuffer<Value, LockPrimitives> {
     // `ManagedBuffer` destroys the header (the value) itself; the primitives are ours.
     deinit {
       unsafe withUnsafeMutablePointerToElements { primitives in
-        unsafe pthread_cond_destroy(&primitives.pointee.condition)
-        unsafe pthread_mutex_destroy(&primitives.pointee.parking)
+        unsafe check(pthread_cond_destroy(&primitives.pointee.condition), "pthread_cond_destroy")
+        unsafe check(pthread_mutex_destroy(&primitives.pointee.mutex), "pthread_mutex_destroy")
         unsafe primitives.deinitialize(count: 1)
       }
     }
@@ -39,8 +39,8 @@ package struct Locked<Value>: @unchecked Sendable {
       Storage.create(minimumCapacity: 1) { _ in value }, to: Storage.self)
     unsafe storage.withUnsafeMutablePointerToElements { primitives in
       unsafe primitives.initialize(to: LockPrimitives())
-      unsafe pthread_mutex_init(&primitives.pointee.parking, nil)
-      unsafe pthread_cond_init(&primitives.pointee.condition, nil)
+      unsafe check(pthread_mutex_init(&primitives.pointee.mutex, nil), "pthread_mutex_init")
+      unsafe check(pthread_cond_init(&primitives.pointee.condition, nil), "pthread_cond_init")
     }
   }
 
@@ -80,7 +80,8 @@ package struct Locked<Value>: @unchecked Sendable {
   /// Wakes every thread waiting in ``withLockWaiting(_:)``; call it after changing the
   /// value.
   package func broadcast() {
-    unsafe storage.withUnsafeMutablePointerToElements { primitives in unsafe primitives.broadcast()
+    unsafe storage.withUnsafeMutablePointerToElements { primitives in
+      unsafe check(pthread_cond_broadcast(&primitives.pointee.condition), "pthread_cond_broadcast")
     }
   }
 
@@ -89,96 +90,50 @@ package struct Locked<Value>: @unchecked Sendable {
   package struct Waiter {
     fileprivate let primitives: UnsafeMutablePointer<LockPrimitives>
 
-    /// Releases the lock until the next broadcast, then takes it again: check the value
-    /// again afterwards.
+    /// Releases the lock until the next broadcast (or a spurious wake-up), then takes it
+    /// again: check the value again afterwards.
     package func wait() {
-      unsafe primitives.waitForBroadcast()
+      unsafe check(
+        pthread_cond_wait(&primitives.pointee.condition, &primitives.pointee.mutex),
+        "pthread_cond_wait")
     }
   }
 }
 
-/// The lock word, and the pthread mutex and condition that threads park on, side by side
-/// in a ``Locked`` buffer's elements.
+extension Locked: @unchecked Sendable where Value: Sendable {}
+
+/// The pthread mutex and condition of a ``Locked``, in its buffer's elements.
 ///
 /// Not nested in the generic `Locked`: a nested type would be generic too, and its metadata
 /// looked up at every new lock.
 @safe
 private struct LockPrimitives: ~Copyable {
-  /// 0: free; 1: held; 2: held, and a thread may be parked waiting for it.
-  let state = Atomic<UInt32>(0)
-  /// How many broadcasts there were; changed and read holding `parking`. Atomic only so
-  /// that no Swift access writes the primitives while other threads use the lock word.
-  let broadcasts = Atomic<UInt32>(0)
-  /// Guards parking: a thread checks the lock word and parks holding it, and a thread
-  /// wakes the parked ones holding it, so no wake-up is lost between the two.
-  var parking = unsafe pthread_mutex_t()
-  /// Where threads wait for the lock, and for a broadcast.
+  /// Guards the value.
+  var mutex = unsafe pthread_mutex_t()
+  /// Where threads in `withLockWaiting` wait for a broadcast.
   var condition = pthread_cond_t()
 }
 
 extension UnsafeMutablePointer where Pointee == LockPrimitives {
   @inline(__always)
   fileprivate func lock() {
-    if unsafe !tryLock() { unsafe lockContended() }
-  }
-
-  /// Takes the lock if it is free, marked held with nobody parked.
-  @inline(__always)
-  private func tryLock() -> Bool {
-    unsafe pointee.state.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+    unsafe check(pthread_mutex_lock(&pointee.mutex), "pthread_mutex_lock")
   }
 
   @inline(__always)
   fileprivate func unlock() {
-    if unsafe pointee.state.exchange(0, ordering: .releasing) == 2 { unsafe wakeParked() }
+    unsafe check(pthread_mutex_unlock(&pointee.mutex), "pthread_mutex_unlock")
   }
+}
 
-  /// Takes the lock another thread holds: spins a little (a holder lets go within a few
-  /// hundred instructions), then parks until the holder lets go.
-  @inline(never)
-  private func lockContended() {
-    for _ in 0..<64 where unsafe pointee.state.load(ordering: .relaxed) == 0 {
-      if unsafe tryLock() { return }
-    }
-    unsafe pthread_mutex_lock(&pointee.parking)
-    // Marking the word 2 tells the holder to wake the parked threads as it lets go; a
-    // thread that takes the lock this way keeps the mark, so it wakes the others in turn.
-    while unsafe pointee.state.exchange(2, ordering: .acquiring) != 0 {
-      unsafe pthread_cond_wait(&pointee.condition, &pointee.parking)
-    }
-    unsafe pthread_mutex_unlock(&pointee.parking)
-  }
+/// Stops the process when a pthread call fails: every failure these calls can report is
+/// a misuse of the lock, which no caller can recover from.
+@inline(__always)
+private func check(_ code: Int32, _ call: StaticString) {
+  if code != 0 { lockCallFailed(code, call) }
+}
 
-  @inline(never)
-  private func wakeParked() {
-    unsafe pthread_mutex_lock(&pointee.parking)
-    // Broadcast: the condition is shared with `waitForBroadcast`, whose threads must not
-    // take the one wake-up a thread parked for the lock needs.
-    unsafe pthread_cond_broadcast(&pointee.condition)
-    unsafe pthread_mutex_unlock(&pointee.parking)
-  }
-
-  /// Lets go of the lock, which the caller holds, until the next broadcast, then takes it
-  /// again.
-  fileprivate func waitForBroadcast() {
-    unsafe pthread_mutex_lock(&pointee.parking)
-    let seen = unsafe pointee.broadcasts.load(ordering: .relaxed)
-    // As `unlock()`, with `parking` already held: a broadcast cannot come between letting
-    // go and parking.
-    if unsafe pointee.state.exchange(0, ordering: .releasing) == 2 {
-      unsafe pthread_cond_broadcast(&pointee.condition)
-    }
-    while unsafe pointee.broadcasts.load(ordering: .relaxed) == seen {
-      unsafe pthread_cond_wait(&pointee.condition, &pointee.parking)
-    }
-    unsafe pthread_mutex_unlock(&pointee.parking)
-    unsafe lock()
-  }
-
-  fileprivate func broadcast() {
-    unsafe pthread_mutex_lock(&pointee.parking)
-    unsafe pointee.broadcasts.add(1, ordering: .relaxed)
-    unsafe pthread_cond_broadcast(&pointee.condition)
-    unsafe pthread_mutex_unlock(&pointee.parking)
-  }
+@inline(never)
+private func lockCallFailed(_ code: Int32, _ call: StaticString) -> Never {
+  fatalError("\(call) failed with error \(code)")
 }
