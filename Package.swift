@@ -19,6 +19,16 @@ let package = Package(
     .library(name: "DIContainer", targets: ["DIContainer", "DIParts", "DIFrameworks"]),
     .executable(name: "sample-app", targets: ["SampleApp"]),
   ],
+  traits: [
+    // Reads of Swift runtime layouts (metadata kinds, an `Any`'s words, witness tables) in
+    // place of dynamic casts and conformance lookups, checked against public Swift at start-up
+    // (Sources/DIContainer/Internal/Unsafe/UnsafeRuntimeLayout.swift). Off: public Swift only
+    // (`swift build --disable-default-traits`), slower, the same behaviour.
+    .trait(
+      name: "RuntimeLayoutShortcuts",
+      description: "Read Swift runtime layouts in place of dynamic casts, checked at start-up."),
+    .default(enabledTraits: ["RuntimeLayoutShortcuts"]),
+  ],
   targets: [
     .target(
       name: "DIContainer", exclude: ["Internal/README.md"], swiftSettings: librarySettings),

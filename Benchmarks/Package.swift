@@ -1,5 +1,11 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
+
+/// The library's traits: its defaults, or none (public Swift only, no runtime-layout reads)
+/// when `DI_BENCH_PUBLIC_SWIFT_ONLY` is set: what `check-limits.sh --public-swift-only`
+/// measures.
+let libraryTraits: Set<Package.Dependency.Trait> =
+  Context.environment["DI_BENCH_PUBLIC_SWIFT_ONLY"] == nil ? [.defaults] : []
 
 /// The benchmark package: compares hand-written construction, DIContainer and Swinject.
 /// It lives apart from the library so the library keeps no dependencies.
@@ -7,7 +13,7 @@ let package = Package(
   name: "Benchmarks",
   platforms: [.macOS(.v15)],
   dependencies: [
-    .package(name: "DIContainer", path: ".."),
+    .package(name: "DIContainer", path: "..", traits: libraryTraits),
     .package(url: "https://github.com/Swinject/Swinject", exact: "2.10.0"),
   ],
   targets: [

@@ -38,6 +38,8 @@ public final class DIContainer: Sendable {
   /// ```
   public init() {
     parent = nil
+    // The first container checks the runtime-layout reads before any resolution uses them.
+    _ = UnsafeRuntimeLayout.checked
   }
 
   /// Creates a child of `parent`: a container that resolves from its own registrations

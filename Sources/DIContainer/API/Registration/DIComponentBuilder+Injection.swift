@@ -38,11 +38,13 @@ extension DIComponentBuilder {
     cycle: Bool = false, _ keyPath: ReferenceWritableKeyPath<Impl, Value>,
     _ modifier: @escaping @Sendable (Parameter) -> Value
   ) -> Self {
-    let property = SendableKeyPath(keyPath: keyPath)
+    // Key paths are immutable values the library only reads; Swift does not mark every key
+    // path `Sendable`.
+    let property = UncheckedSendable(keyPath)
     return add(cycle: cycle, parameters: [DIRequest(for: Parameter.self)]) {
       (instance, context) throws(DIError) in
       let target = try Self.target(instance)
-      target[keyPath: property.keyPath] = modifier(try context.value(Parameter.self, tag: nil))
+      target[keyPath: property.wrapped] = modifier(try context.value(Parameter.self, tag: nil))
     }
   }
 

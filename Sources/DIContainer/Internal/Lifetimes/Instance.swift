@@ -2,19 +2,37 @@
 ///
 /// Instances are user objects the library does not constrain to `Sendable`; a caching
 /// lifetime shares one across threads, which is why the documentation asks that such
-/// objects be thread-safe. This box states that contract to the compiler.
-struct Instance: @unchecked Sendable {
-  let value: Any
+/// objects be thread-safe (see ``UncheckedSendable``).
+struct Instance: Sendable {
+  /// The value, in place: ``SmallIdentityMap/keptObject(for:)`` reads it where it is kept.
+  let unchecked: UncheckedSendable<Any>
+
+  init(value: Any) {
+    unchecked = UncheckedSendable(value)
+  }
+
+  /// The instance.
+  var value: Any {
+    @inline(__always) get { unchecked.wrapped }
+  }
 }
 
-/// A weak reference to a class instance, for `.weak` lifetimes.
-final class WeakReference: @unchecked Sendable {
-  // Written once, read under the owner's lock.
-  weak var object: AnyObject?
+/// A weak reference to a class instance, for `.weak` lifetimes, child containers and
+/// delayed values' origins.
+final class WeakReference: Sendable {
+  private struct Box {
+    weak var object: AnyObject?
+  }
+
+  // Written once; a weak reference is read atomically by the runtime.
+  private let box: UncheckedSendable<Box>
 
   init(_ object: AnyObject) {
-    self.object = object
+    box = UncheckedSendable(Box(object: object))
   }
+
+  /// The object, while it lives.
+  var object: AnyObject? { box.wrapped.object }
 }
 
 /// Whether a value is a class instance, so a `.weak` lifetime can hold it weakly.

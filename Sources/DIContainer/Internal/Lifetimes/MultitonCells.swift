@@ -6,9 +6,9 @@ final class MultitonCells: Sendable {
   ///
   /// Arguments are user values the library only hashes and compares, under the cells'
   /// lock; like instances (``Instance``) they are not constrained to `Sendable`.
-  struct Key: Hashable, @unchecked Sendable {
+  struct Key: Hashable, Sendable {
     let types: [ObjectIdentifier]
-    let values: [AnyHashable]
+    let values: UncheckedSendable<[AnyHashable]>
 
     /// The key of `arguments`, or the position and type of the first one that is not
     /// `Hashable`.
@@ -25,7 +25,7 @@ final class MultitonCells: Sendable {
         types.append(ObjectIdentifier(type(of: argument)))
         values.append(hashable)
       }
-      return .success(Key(types: types, values: values))
+      return .success(Key(types: types, values: UncheckedSendable(values)))
     }
   }
 

@@ -42,6 +42,8 @@ package struct DIRequest: Sendable {
   /// The declarations of the modifiers that are classes: the delayed values kept once made.
   /// Four, compared in turn: a `Set` would hash each class asked about.
   private static let delayedClasses: [UInt] = {
+    // Without the layout reads no type is a `.classType`, and this list is never read.
+    guard UnsafeRuntimeLayout.checked else { return [] }
     let classes: [Any.Type] = [
       Lazy<Int>.self, LazyWithArguments<Int>.self, AsyncLazy<Int>.self,
       AsyncLazyWithArguments<Int>.self,

@@ -43,11 +43,3 @@ struct Injection: Sendable {
     try await parameters.resolving { (context) throws(DIError) in try run(instance, &context) }
   }
 }
-
-/// A key path captured by an injection closure.
-///
-/// Key paths are immutable values the library only reads; Swift does not yet mark every
-/// key path `Sendable`, so this box states it.
-struct SendableKeyPath<Root, Value>: @unchecked Sendable {
-  let keyPath: ReferenceWritableKeyPath<Root, Value>
-}

@@ -66,27 +66,17 @@ enum UnsafeExactCast {
       return try checkedCast(object, to: T.self, else: failure)
     }
     let objectClass = ObjectIdentifier(Swift.type(of: object))
-    if let witnessTable = unsafe serviceCast.witnessTable(of: objectClass) {
-      return unsafe unsafeBitCast(
-        ClassExistential(object: object, witnessTable: witnessTable), to: T.self)
+    if let witnessTable = serviceCast.witnessTable(of: objectClass) {
+      return UnsafeRuntimeLayout.existential(of: object, witnessTable: witnessTable, as: T.self)
     }
     var typed = try checkedCast(object, to: T.self, else: failure)
-    let witnessTable = unsafe withUnsafeBytes(of: &typed) {
-      unsafe $0.load(fromByteOffset: MemoryLayout<UInt>.size, as: UnsafeRawPointer.self)
-    }
+    let witnessTable = UnsafeRuntimeLayout.witnessTable(in: &typed, as: T.self)
     // A conformance isolated to a global actor casts only on that actor: each request asks
     // the runtime, which checks where it runs.
-    if unsafe !TypeMetadataKind.isIsolatedConformance(witnessTable: witnessTable) {
-      unsafe serviceCast.record(witnessTable, of: objectClass)
+    if !UnsafeRuntimeLayout.isIsolatedConformance(witnessTable: witnessTable) {
+      serviceCast.record(witnessTable, of: objectClass)
     }
     return typed
-  }
-
-  /// The layout of a value of an existential of one class-bound protocol.
-  @safe
-  private struct ClassExistential {
-    let object: AnyObject
-    let witnessTable: UnsafeRawPointer
   }
 
   /// `slot` as a `T`: when `T` is a class and `slot` was made from a `T` (its stored
@@ -102,10 +92,10 @@ enum UnsafeExactCast {
   static func cast<T, Failure: Error>(
     any slot: inout Any, to type: T.Type, else failure: () -> Failure
   ) throws(Failure) -> T {
-    guard unsafe holds(&slot, madeFrom: T.self) else {
+    guard unsafe UnsafeRuntimeLayout.holds(&slot, madeFrom: T.self) else {
       return try checkedCast(slot, to: T.self, else: failure)
     }
-    return unsafe move(&slot, as: T.self)
+    return unsafe UnsafeRuntimeLayout.move(&slot, as: T.self)
   }
 
   /// `slot` as a `T`, as ``cast(any:to:else:)`` casts it, except that an object of
@@ -116,7 +106,9 @@ enum UnsafeExactCast {
     any slot: inout Any, to type: T.Type, serviceCast: () -> ServiceCast?,
     else failure: () -> Failure
   ) throws(Failure) -> T {
-    guard unsafe !holds(&slot, madeFrom: T.self), let object = unsafe object(in: &slot) else {
+    guard unsafe !UnsafeRuntimeLayout.holds(&slot, madeFrom: T.self),
+      let object = unsafe UnsafeRuntimeLayout.object(in: &slot)
+    else {
       return try cast(any: &slot, to: T.self, else: failure)
     }
     return try cast(object, to: T.self, through: serviceCast(), else: failure)
@@ -147,44 +139,6 @@ enum UnsafeExactCast {
     }
   }
 
-  /// The class instance `slot` holds, read in place: when the type the `Any` was made
-  /// from (its last word) is a class, the first word is the reference, copied out (one
-  /// reference counted); nil for any other value, which is left alone.
-  static func object(in slot: UnsafePointer<Any>) -> AnyObject? {
-    let raw = unsafe UnsafeRawPointer(slot)
-    let storedType = unsafe raw.load(
-      fromByteOffset: 3 * MemoryLayout<UInt>.size, as: UnsafeRawPointer.self)
-    guard
-      case .classType = unsafe TypeMetadataKind(of: unsafeBitCast(storedType, to: Any.Type.self))
-    else { return nil }
-    return unsafe raw.load(as: AnyObject.self)
-  }
-
-  /// Whether `slot` holds a class reference of type `T`: `T` is a class and the `Any` was
-  /// made from a `T`.
-  @inlinable @inline(__always)
-  static func holds<T>(_ slot: UnsafeMutablePointer<Any>, madeFrom type: T.Type)
-    -> Bool
-  {
-    guard case .classType = TypeMetadataKind(of: T.self) else { return false }
-    let storedType = unsafe UnsafeRawPointer(slot).load(
-      fromByteOffset: 3 * MemoryLayout<UInt>.size, as: UnsafeRawPointer.self)
-    return unsafe storedType == unsafeBitCast(T.self as Any.Type, to: UnsafeRawPointer.self)
-  }
-
-  /// The reference in `slot`, as a `T`, the type `slot` was made from (see
-  /// ``holds(_:madeFrom:)``, which its one caller checks first); `slot` is left holding
-  /// `()`. The same move as ``move(_:as:)`` for an `AnyObject?`: one function generic over
-  /// the container measured worse (S4 +87, S8 +173: the empty value passed in was copied).
-  @inlinable @inline(__always)
-  static func move<T>(_ slot: UnsafeMutablePointer<Any>, as type: T.Type) -> T {
-    let raw = UnsafeMutableRawPointer(slot)
-    let value = unsafe raw.bindMemory(to: T.self, capacity: 1).move()
-    // What is left is the buffer's other words and the type: nothing to destroy.
-    unsafe raw.bindMemory(to: Any.self, capacity: 1).initialize(to: ())
-    return value
-  }
-
   /// The checked cast of ``cast(_:to:else:)``, out of line. A cast pattern casts into a
   /// `T`: `as? T` would make a `T?`, whose metadata, with `T` not known here, is looked up
   /// at each call.
@@ -210,8 +164,14 @@ enum UnsafeExactCast {
   /// dynamic cast, which would look protocol conformances up for each new type); else nil.
   @inlinable @inline(__always)
   static func object<Value>(of value: Value) -> AnyObject? {
-    guard case .classType = TypeMetadataKind(of: Value.self) else { return nil }
-    return unsafe unsafeBitCast(value, to: AnyObject.self)
+    switch TypeMetadataKind(of: Value.self) {
+    case .classType: return unsafe unsafeBitCast(value, to: AnyObject.self)
+    case .structural: return nil
+    case .other:
+      // Without the layout reads, every type is `.other`: asked of public Swift.
+      guard !UnsafeRuntimeLayout.isTrusted, Value.self is AnyClass else { return nil }
+      return value as AnyObject
+    }
   }
 
   /// `object` as a `T`: reinterpreted when its class is exactly `T` (a class reference is
@@ -254,8 +214,8 @@ extension SmallIdentityMap where Slot == Instance {
   func keptObject(for key: ObjectIdentifier) -> AnyObject?? {
     guard let position = position(of: key) else { return nil }
     return unsafe entries.withUnsafeBufferPointer { entries in
-      unsafe UnsafeExactCast.object(
-        in: (entries.baseAddress! + position).pointer(to: \.slot)!.pointer(to: \.value)!)
+      unsafe UnsafeRuntimeLayout.object(
+        in: (entries.baseAddress! + position).pointer(to: \.slot.unchecked.wrapped)!)
     }
   }
 }

@@ -25,14 +25,14 @@ final class ServiceCast: Sendable {
   @safe
   private struct Learned {
     let objectClass: ObjectIdentifier
-    let witnessTable: UnsafeRawPointer
+    let witnessTable: ClassExistentialWitnessTable
   }
 
   /// The cast into `service`, or nil when a value of that type is not a reference and one
   /// witness table (a protocol that is not class-bound, several protocols, a superclass
   /// constraint, `any Error`, or no existential at all), which a request casts as before.
   init?(to service: Any.Type) {
-    guard TypeMetadataKind.isClassExistentialOfOneProtocol(service) else { return nil }
+    guard UnsafeRuntimeLayout.isClassExistentialOfOneProtocol(service) else { return nil }
     self.service = ObjectIdentifier(service)
   }
 
@@ -46,8 +46,8 @@ final class ServiceCast: Sendable {
   }
 
   /// The witness table of `objectClass` for the service, when a request recorded it.
-  @inline(__always)
-  func witnessTable(of objectClass: ObjectIdentifier) -> UnsafeRawPointer? {
+  @inline(__always) @safe
+  func witnessTable(of objectClass: ObjectIdentifier) -> ClassExistentialWitnessTable? {
     guard let pair = unsafe UnsafePointer<Learned>(bitPattern: learned.load(ordering: .acquiring)),
       unsafe pair.pointee.objectClass == objectClass
     else { return nil }
@@ -56,7 +56,7 @@ final class ServiceCast: Sendable {
 
   /// Records `witnessTable`, which the runtime found for an object of `objectClass`,
   /// unless a class is recorded already.
-  func record(_ witnessTable: UnsafeRawPointer, of objectClass: ObjectIdentifier) {
+  func record(_ witnessTable: ClassExistentialWitnessTable, of objectClass: ObjectIdentifier) {
     guard learned.load(ordering: .relaxed) == 0 else { return }
     let pair = UnsafeMutablePointer<Learned>.allocate(capacity: 1)
     unsafe pair.initialize(to: Learned(objectClass: objectClass, witnessTable: witnessTable))
