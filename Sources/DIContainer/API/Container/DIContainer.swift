@@ -77,9 +77,8 @@ public final class DIContainer: Sendable {
   /// The registrations as requests read them, retained: for everything but requests,
   /// which read them through ``UnsafeSnapshotAccess``.
   var snapshot: Snapshot {
-    let (snapshot, freed) = registry.withLock { registry in currentSnapshot(&registry) }
-    // Released here, after the lock: a freed snapshot may release user closures.
-    _ = freed
+    // What the lock returns is released after it: a freed snapshot may release user closures.
+    let (snapshot, _) = registry.withLock { registry in currentSnapshot(&registry) }
     return snapshot
   }
 

@@ -195,9 +195,6 @@ final class Component: Sendable {
   /// Whether the component can make instances: it has an initializer, synchronous or not.
   var canMake: Bool { factory != nil || asyncFactory != nil }
 
-  /// Whether the component has an `onClean` hook.
-  var hasCleanHook: Bool { onClean != nil }
-
   /// `Cat`, for errors and logs.
   var name: String { String(describing: implementation) }
 
