@@ -19,6 +19,10 @@ extension DIContainer {
   /// let store: Store = container.resolve(from: BillingFramework.self)
   /// let cache: Cache? = container.resolve(from: BillingFramework.self)
   /// ```
+  @available(
+    *, noasync,
+    message: "stops the program on a DIError; in async code use resolveAsync() or tryResolve()"
+  )
   public func resolve<T>(
     from framework: any DIFramework.Type, file: StaticString = #fileID, line: UInt = #line
   ) -> T {

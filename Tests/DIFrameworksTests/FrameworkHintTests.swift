@@ -7,6 +7,7 @@
 import DIContainer
 import DIFrameworks
 import DIParts
+import DITestSupport
 import Foundation
 import Testing
 
@@ -166,10 +167,12 @@ func eiFWError<T>(_ type: T.Type, _ body: () throws(DIError) -> T) -> DIError? {
 
   @Test func resolveFromNamesTheCallersLine() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let container = DIContainer()
-      container.append(framework: EIFWFromFramework.self)
-      FileHandle.standardError.write(Data("EI-LINE=\(#line)\n".utf8))
-      let _: EIFWNeedsMissing = container.resolve(from: EIFWFromFramework.self)
+      synchronously {
+        let container = DIContainer()
+        container.append(framework: EIFWFromFramework.self)
+        FileHandle.standardError.write(Data("EI-LINE=\(#line)\n".utf8))
+        let _: EIFWNeedsMissing = container.resolve(from: EIFWFromFramework.self)
+      }
     }
     let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     let marker =

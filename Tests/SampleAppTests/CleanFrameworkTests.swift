@@ -44,12 +44,12 @@ import Testing
 
   @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func theContainerClosesAndReleasesWhatCleanFrameworkDropped() async throws {
-    let tracker: ResourceTracker = container.resolve()
+    let tracker: ResourceTracker = try container.tryResolve()
     weak var pool: (any ConnectionPool)?
     weak var ledger: (any AuditLog)?
     do {
-      let strong: any ConnectionPool = container.resolve(from: BillingFramework.self)
-      let strongLedger: any AuditLog = container.resolve(from: BillingFramework.self)
+      let strong: any ConnectionPool = try container.tryResolve(from: BillingFramework.self)
+      let strongLedger: any AuditLog = try container.tryResolve(from: BillingFramework.self)
       pool = strong
       ledger = strongLedger
     }
@@ -69,10 +69,10 @@ import Testing
   }
 
   @Test func notificationsGetsBillingsNewLedgerAfterTheClean() async throws {
-    let before: any AuditLog = container.resolve(from: NotificationsFramework.self)
+    let before: any AuditLog = try container.tryResolve(from: NotificationsFramework.self)
     try await cleanBilling()
-    let after: any AuditLog = container.resolve(from: NotificationsFramework.self)
-    let billing: any AuditLog = container.resolve(from: BillingFramework.self)
+    let after: any AuditLog = try container.tryResolve(from: NotificationsFramework.self)
+    let billing: any AuditLog = try container.tryResolve(from: BillingFramework.self)
     #expect(after !== before)
     #expect(after === billing)
   }
@@ -93,7 +93,7 @@ import Testing
 
   @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
   func shutdownClosesEveryResourceOnceAwaitingThePools() async throws {
-    let tracker: ResourceTracker = container.resolve()
+    let tracker: ResourceTracker = try container.tryResolve()
     try await cleanBilling()  // hands PaymentsDatabase#1's async close to a task
     await container.shutdown()
     let closed = tracker.takeEvents().filter { $0.hasPrefix("closed ") }

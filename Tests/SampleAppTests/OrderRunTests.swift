@@ -20,9 +20,9 @@ import Testing
   @Test(arguments: [1, 10, 13, 42])
   func stockLeftIsStockMinusWhatWasPaidFor(seed: UInt64) async throws {
     let container = try await SampleContainer.start()
-    let stock: any StockService = container.resolve()
+    let stock: any StockService = try container.tryResolve()
     let initial = Dictionary(uniqueKeysWithValues: stock.levels.map { ($0.sku, $0.quantity) })
-    let pipeline: OrderPipeline = container.resolve()
+    let pipeline: OrderPipeline = try container.tryResolve()
     var generator = OrderGenerator(seed: seed)
     let outcomes = generator.orders(30).map(pipeline.process)
 
@@ -37,7 +37,7 @@ import Testing
 
   @Test func invoicesAddEightPercentTaxAndDeclineOverTheLimit() async throws {
     let container = try await SampleContainer.start()
-    let billing: any BillingService = container.resolve()
+    let billing: any BillingService = try container.tryResolve()
     let order = Order(id: 1, customer: "ada", lines: [OrderLine(sku: "tee", quantity: 2)])
     let small = billing.charge(order, subtotal: 50_00)
     let large = billing.charge(order, subtotal: 120_00)

@@ -457,7 +457,7 @@ final class AsyncRace<T: Sendable>: Sendable {
       .onClean { handler in events.append("handled \(handler.handled.load(ordering: .relaxed))") }
     container.register(AsyncShutdownPool.init).lifetime(.perContainer(.single))
       .onClean { pool in await pool.close(events) }
-    let _: AsyncShutdownPool = container.resolve()
+    let _: AsyncShutdownPool = try container.tryResolve()
 
     try await container.withScope { scope in  // a scope for an async body (a request, a job),
       let handler: Handler = try await scope.resolveAsync()  // closed, hooks awaited, when it ends
@@ -553,13 +553,13 @@ final class AsyncRace<T: Sendable>: Sendable {
         events.append("scoped")
       }
 
-    weak let framework: AsyncFrameworkPool? = container.resolve()
-    weak let part: AsyncPartPool? = container.resolve()
-    weak let perContainer: AsyncContainerPool? = container.resolve()
-    weak let multiton: AsyncMultitonPool? = container.resolve(arg: "a")
-    weak let single: AsyncSinglePool? = container.resolve()
-    weak let application: AsyncApplicationPool? = container.resolve()
-    weak let custom: AsyncSessionPool? = container.resolve()
+    weak let framework: AsyncFrameworkPool? = try container.tryResolve()
+    weak let part: AsyncPartPool? = try container.tryResolve()
+    weak let perContainer: AsyncContainerPool? = try container.tryResolve()
+    weak let multiton: AsyncMultitonPool? = try container.tryResolve(arguments: ["a"])
+    weak let single: AsyncSinglePool? = try container.tryResolve()
+    weak let application: AsyncApplicationPool? = try container.tryResolve()
+    weak let custom: AsyncSessionPool? = try container.tryResolve()
     let scope = container.makeScope()
     weak let scoped: AsyncRequestPool? = try await scope.resolveAsync()
     #expect(scoped != nil && single != nil && custom != nil, "kept by their lifetimes")
@@ -627,7 +627,7 @@ final class AsyncRace<T: Sendable>: Sendable {
   }
 
   @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
-  func hooksRunOnceInReverseOrderOfCreationAwaitingAsyncOnes() async {
+  func hooksRunOnceInReverseOrderOfCreationAwaitingAsyncOnes() async throws {
     let container = DIContainer()
     let events = AsyncEvents()
     container.register { AsyncChainLeaf() }.lifetime(.perContainer(.single))
@@ -642,7 +642,7 @@ final class AsyncRace<T: Sendable>: Sendable {
         try? await Task.sleep(for: .milliseconds(20))
         events.append("top")
       }
-    let _: AsyncChainTop = container.resolve()
+    let _: AsyncChainTop = try container.tryResolve()
     await container.shutdown()
     #expect(events.all == ["top", "middle", "leaf"])
     await container.shutdown()
@@ -651,7 +651,7 @@ final class AsyncRace<T: Sendable>: Sendable {
   }
 
   @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
-  func anAsyncHookDroppedBySynchronousCallsIsNotLostAndShutdownWaitsForIt() async {
+  func anAsyncHookDroppedBySynchronousCallsIsNotLostAndShutdownWaitsForIt() async throws {
     let container = DIContainer()
     let events = AsyncEvents()
     let hook: @Sendable (String) async -> Void = { name in
@@ -662,9 +662,9 @@ final class AsyncRace<T: Sendable>: Sendable {
       .onClean { _ in await hook("perContainer") }
     container.register { AsyncRequestPool() }.lifetime(.scoped)
       .onClean { _ in await hook("scoped") }
-    let _: AsyncContainerPool = container.resolve()
+    let _: AsyncContainerPool = try container.tryResolve()
     let scope = container.makeScope()
-    let _: AsyncRequestPool = scope.resolve()
+    let _: AsyncRequestPool = try scope.tryResolve()
 
     container.clean()  // synchronous: the async hooks start on tasks of their own
     scope.close()
@@ -710,9 +710,84 @@ final class AsyncRace<T: Sendable>: Sendable {
     #expect(made === (try await container.resolveAsync() as AsyncSlow))
     #expect(started.load(ordering: .relaxed) == 2)
   }
+
+  // MARK: - Servers: no trapping resolve in async code
+
+  enum HandlerFramework: DIFramework {
+    static func load(container: DIContainer) {}
+  }
+
+  /// SPEC, "Servers": the forms that stop the program (`resolve()`, `resolve(from:)`,
+  /// `inject(into:)`, `Lazy.value`, ...) are `@available(*, noasync)`, a compile error here
+  /// (Scripts/check-noasync.sh checks it); what async code writes instead throws the
+  /// `DIError` a server logs, and the same calls work once the container is fixed.
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
+  func inAsyncCodeTheThrowingFormsReportAMisconfigurationInsteadOfTrapping() async throws {
+    let container = DIContainer()
+    container.append(framework: HandlerFramework.self)
+    container.register(AsyncHandler.init)
+    container.register(AsyncHandlerView.self).injection(\.client)
+    let lazy: Lazy<AsyncHandler> = try container.tryResolve()
+    let provider: Provider<AsyncHandler> = try container.tryResolve()
+
+    var failures: [DIError?] = [
+      #expect(throws: DIError.self) { let _: AsyncHandler = try container.tryResolve() },
+      #expect(throws: DIError.self) {
+        let _: AsyncHandler = try container.tryResolve(from: HandlerFramework.self)
+      },
+      #expect(throws: DIError.self) {
+        let _: AsyncHandler = try container.makeScope().tryResolve()
+      },
+      #expect(throws: DIError.self) { try container.tryInject(into: AsyncHandlerView()) },
+      #expect(throws: DIError.self) { _ = try lazy.tryValue() },
+      #expect(throws: DIError.self) { _ = try provider.tryValue() },
+    ]
+    failures += [
+      await #expect(throws: DIError.self) {
+        let _: AsyncHandler = try await container.resolveAsync()
+      },
+      await #expect(throws: DIError.self) {
+        let _: AsyncHandler = try await container.resolveAsync(from: HandlerFramework.self)
+      },
+      await #expect(throws: DIError.self) {
+        let _: AsyncHandler = try await container.makeScope().resolveAsync()
+      },
+      await #expect(throws: DIError.self) {
+        try await container.injectAsync(into: AsyncHandlerView())
+      },
+    ]
+    for failure in failures {
+      #expect(failure?.code == .notRegistered)
+      #expect(failure?.description.contains("AsyncHandlerClient is not registered") == true)
+    }
+
+    container.register { AsyncHandlerClient() }.lifetime(.perContainer(.single))
+    let client: AsyncHandlerClient = try await container.resolveAsync()
+    let handlers: [AsyncHandler] = [
+      try container.tryResolve(), try container.tryResolve(from: HandlerFramework.self),
+      try container.makeScope().tryResolve(), try lazy.tryValue(), try provider.tryValue(),
+      try await container.resolveAsync(), try await container.makeScope().resolveAsync(),
+    ]
+    #expect(handlers.allSatisfy { $0.client === client })
+    let view = AsyncHandlerView()
+    try container.tryInject(into: view)
+    #expect(view.client === client)
+  }
 }
 
 // MARK: - Helper types (prefixed `Async`: the test target shares one namespace)
+
+/// What a handler needs; the misconfigured container has no registration for it.
+final class AsyncHandlerClient: Sendable {}
+final class AsyncHandler: Sendable {
+  let client: AsyncHandlerClient
+  init(client: AsyncHandlerClient) { self.client = client }
+}
+/// An instance made elsewhere whose `client` the container injects (a placeholder until
+/// then).
+final class AsyncHandlerView {
+  var client = AsyncHandlerClient()
+}
 
 final class AsyncSettings: Sendable {}
 final class AsyncSettingsUser: Sendable {

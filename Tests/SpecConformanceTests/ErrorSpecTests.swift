@@ -1,4 +1,5 @@
 import DIContainer
+import DITestSupport
 import Synchronization
 import Testing
 
@@ -90,7 +91,7 @@ import Testing
       let container = DIContainer()
       container.register(ErrorSpecTests.StripeGateway.init).as(ErrorSpecTests.PaymentGateway.self)
       container.register(ErrorSpecTests.OrderService.init)
-      let _: ErrorSpecTests.OrderService = container.resolve()
+      synchronously { let _: ErrorSpecTests.OrderService = container.resolve() }
     }
     let printed = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(printed.contains("Cannot resolve OrderService: HTTPClient is not registered."))

@@ -1,5 +1,6 @@
 import DIContainer
 import DIFrameworks
+import DITestSupport
 import Synchronization
 import Testing
 
@@ -124,7 +125,7 @@ import Testing
   @Test func theTrappingResolveWithArgumentsNamesTheCallersLine() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let container = DIContainer()
-      let _: ResolutionSpecTests.Cat = container.resolve(args: "Mimi", 3)
+      synchronously { let _: ResolutionSpecTests.Cat = container.resolve(args: "Mimi", 3) }
     }
     let printed = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(printed.contains("Cannot resolve Cat: Cat is not registered."))
@@ -320,24 +321,24 @@ import Testing
     init(_ created: Created) { created.count.add(1, ordering: .relaxed) }
   }
 
-  @Test func threadsMayResolveRegisterAndCleanAtOnce() async {
+  @Test func threadsMayResolveRegisterAndCleanAtOnce() async throws {
     let container = DIContainer()
     let created = Created()
     container.register { Counted(created) }.lifetime(.perContainer(.single))
     container.register { Cat() }.as(Animal.self)
-    let firsts = await withTaskGroup(of: ObjectIdentifier.self) { group in
+    let firsts = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
       for _ in 0..<4 {
         group.addTask {
-          let counted: Counted = container.resolve()
+          let counted: Counted = try container.tryResolve()
           return ObjectIdentifier(counted)
         }
       }
-      return await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
+      return try await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
     }
     #expect(firsts.count == 1, "one instance of a .perContainer(.single) under contention")
     #expect(created.count.load(ordering: .relaxed) == 1)
 
-    await withTaskGroup(of: Void.self) { group in
+    try await withThrowingTaskGroup(of: Void.self) { group in
       for task in 0..<4 {
         group.addTask {
           for iteration in 0..<200 {
@@ -345,15 +346,16 @@ import Testing
             case 0: container.register { Dog() }.as(Animal.self)
             case 1: container.clean()
             default:
-              let animals: [Animal] = many(container.resolve())
+              let animals: [Animal] = try many(container.tryResolve())
               #expect(!animals.isEmpty)
             }
           }
         }
       }
+      try await group.waitForAll()
     }
     let registered = (0..<4).map { task in (0..<200).filter { (task + $0) % 3 == 0 }.count }
-    let animals: [Animal] = many(container.resolve())
+    let animals: [Animal] = try many(container.tryResolve())
     #expect(animals.count == 1 + registered.reduce(0, +))
   }
 }

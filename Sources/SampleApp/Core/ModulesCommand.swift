@@ -32,14 +32,14 @@ enum ModulesCommand {
 
   static func report() async throws(DIError) -> String {
     let container = try await SampleContainer.start()
-    let tracker: ResourceTracker = container.resolve()
+    let tracker: ResourceTracker = try container.tryResolve()
 
     var text =
       "Each framework asks for `any AuditLog` and `any ConnectionPool`, no tags or names:\n\n"
     var picks = TextTable(["framework", "AuditLog", "ConnectionPool", "whose"])
     for (name, framework) in SampleContainer.frameworks {
-      let log: any AuditLog = container.resolve(from: framework)
-      let pool: any ConnectionPool = container.resolve(from: framework)
+      let log: any AuditLog = try container.tryResolve(from: framework)
+      let pool: any ConnectionPool = try container.tryResolve(from: framework)
       let owner = TypeName.framework(of: log) ?? "application"
       let whose = owner == name ? "its own" : "\(owner)'s, through its import"
       picks.append([name, log.label, pool.label, whose])
@@ -76,7 +76,7 @@ enum ModulesCommand {
     text += "\n" + changes.text
     text += "(clean(framework:) drops that framework's .perFramework instances only; other\n"
     text += " frameworks' stay, and so do .perPart ones, which clean(part:) drops)\n"
-    let log: any AuditLog = container.resolve(from: SampleContainer.frameworks[2].type)
+    let log: any AuditLog = try container.tryResolve(from: SampleContainer.frameworks[2].type)
     text += "\n\(SampleContainer.frameworks[2].name) now gets \(log.label), Billing's new ledger.\n"
     return text
   }

@@ -29,7 +29,7 @@ enum RunCommand {
 
   static func report(orders count: Int, seed: UInt64) async throws(DIError) -> String {
     let container = try await SampleContainer.start()  // connects the pools
-    let pipeline: OrderPipeline = container.resolve()  // reads the connected pools
+    let pipeline: OrderPipeline = try container.tryResolve()  // reads the connected pools
     var generator = OrderGenerator(seed: seed)
     let outcomes = generator.orders(count).map(pipeline.process)
 
@@ -44,8 +44,8 @@ enum RunCommand {
     }
     let paid = outcomes.compactMap { $0.status == .paid ? $0.invoice : nil }
     let declined = outcomes.filter { $0.status == .declined }.count
-    let stock: any StockService = container.resolve()
-    let auditLogs: [any AuditLog] = many(container.resolve())
+    let stock: any StockService = try container.tryResolve()
+    let auditLogs: [any AuditLog] = try many(container.tryResolve())
 
     var text = "Processed \(count) orders (seed \(seed)): Inventory → Billing → Notifications\n\n"
     text += table.text + "\n"
@@ -59,7 +59,7 @@ enum RunCommand {
     }
 
     // A server's graceful shutdown: every resource closed, the pools' async closes awaited.
-    let tracker: ResourceTracker = container.resolve()
+    let tracker: ResourceTracker = try container.tryResolve()
     _ = tracker.takeEvents()
     await container.shutdown()
     let closed = tracker.takeEvents().filter { $0.hasPrefix("closed ") }.map { $0.dropFirst(7) }

@@ -36,7 +36,7 @@ private final class ArgPort {
     let session: ArgSession = try await container.resolveAsync(args: "mimi", 8080)
     #expect(session.user == "mimi")
     #expect(session.port == 8080)
-    #expect(session.log === (container.resolve() as ArgLog))
+    #expect(try session.log === (container.tryResolve() as ArgLog))
   }
 
   @Test func anOptionalArgParameterIsTheArgumentOrNil() async throws {

@@ -120,10 +120,10 @@ private final class RAArgCounter: @unchecked Sendable {
       await Task.yield()
       return RANamed(name: name.value)
     }
-    let provider: AsyncProvider1<RANamed, String> = container.resolve()
+    let provider: AsyncProvider1<RANamed, String> = try container.tryResolve()
     #expect(try await provider.value("a").name == "a")
     #expect(try await provider.value("b").name == "b")
-    let lazy: AsyncLazy1<RANamed, String> = container.resolve()
+    let lazy: AsyncLazy1<RANamed, String> = try container.tryResolve()
     let first = try await lazy.value("c")
     #expect(first.name == "c")
     #expect(try await lazy.value("d") === first)

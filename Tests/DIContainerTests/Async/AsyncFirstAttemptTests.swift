@@ -294,7 +294,7 @@ private func makeContainer(calls: FACalls) -> DIContainer {
     #expect(service.repository.pool === again.repository.pool)
   }
 
-  @Test func closingRunsSynchronousHooksBeforeItReturnsNewestFirst() async {
+  @Test func closingRunsSynchronousHooksBeforeItReturnsNewestFirst() async throws {
     let log = LockedValue<[String]>([])
     let container = DIContainer()
     container.register(FAHooked.init).lifetime(.scoped)
@@ -302,7 +302,7 @@ private func makeContainer(calls: FACalls) -> DIContainer {
     container.register(FAAsyncHooked.init).lifetime(.scoped)
       .onClean { _ in log.withLock { $0.append("asyncHooked") } }
     let scope = container.makeScope()
-    _ = scope.resolve() as FAAsyncHooked
+    _ = try scope.tryResolve() as FAAsyncHooked
     await scope.closeAwaitingHooks()
     #expect(log.current == ["asyncHooked", "hooked"])
     #expect(scope.isClosed)
@@ -311,7 +311,7 @@ private func makeContainer(calls: FACalls) -> DIContainer {
     #expect(log.current.count == 2)
   }
 
-  @Test func closingAwaitsAsyncHooksInTheirPlace() async {
+  @Test func closingAwaitsAsyncHooksInTheirPlace() async throws {
     let log = LockedValue<[String]>([])
     let container = DIContainer()
     container.register(FAHooked.init).lifetime(.scoped)
@@ -323,7 +323,7 @@ private func makeContainer(calls: FACalls) -> DIContainer {
         log.withLock { $0.append("asyncHooked: async step") }
       }
     let scope = container.makeScope()
-    _ = scope.resolve() as FAAsyncHooked
+    _ = try scope.tryResolve() as FAAsyncHooked
     await scope.closeAwaitingHooks()
     // The newer instance's steps, the async one awaited, then the older instance's.
     #expect(

@@ -1000,7 +1000,7 @@ struct AsyncInjectionClosureTests {
       made.next()
       return AIISession(user: arg(user), pool: pool)
     }
-    let lazy: AsyncLazy1<AIISession, String> = c2.resolve()
+    let lazy: AsyncLazy1<AIISession, String> = try c2.tryResolve()
     #expect(!lazy.wasMade)
     _ = lazy.description
     #expect(made.value == 0)
@@ -1025,7 +1025,7 @@ struct AsyncInjectionClosureTests {
       made.next()
       return AIISession(user: arg(user), pool: pool)
     }
-    let lazy: AsyncLazy1<AIISession, String> = container.resolve()
+    let lazy: AsyncLazy1<AIISession, String> = try container.tryResolve()
     let sessions = try await withThrowingTaskGroup(of: AIISession.self) { group in
       for i in 0..<32 { group.addTask { try await lazy.value("user\(i)") } }
       var all: [AIISession] = []
@@ -1041,7 +1041,7 @@ struct AsyncInjectionClosureTests {
     let container = DIContainer()
     container.register { try AIIStrictSession(user: arg($0)) }
       .postInit { _ in await Task.yield() }
-    let lazy: AsyncLazy1<AIIStrictSession, String> = container.resolve()
+    let lazy: AsyncLazy1<AIIStrictSession, String> = try container.tryResolve()
     let error = await aiiCode { _ = try await lazy.value("bad") }
     #expect(error?.code == .factoryFailed)
     #expect(error?.underlyingError is AIIBadUser)
@@ -1059,7 +1059,7 @@ struct AsyncInjectionClosureTests {
       await g.warmUp()
       posts.next()
     }
-    let lazy: AsyncLazy1<AIIGreeter, String> = container.resolve()
+    let lazy: AsyncLazy1<AIIGreeter, String> = try container.tryResolve()
     let a = try await lazy.value("a")
     lazy.clear()
     #expect(!lazy.wasMade)
@@ -1072,7 +1072,7 @@ struct AsyncInjectionClosureTests {
     cached.register { AIIGreeter(name: arg($0)) }
       .lifetime(.perContainer(.single))
       .postInit { g in await g.warmUp() }
-    let lazy2: AsyncLazy1<AIIGreeter, String> = cached.resolve()
+    let lazy2: AsyncLazy1<AIIGreeter, String> = try cached.tryResolve()
     let c = try await lazy2.value("c")
     lazy2.clear()
     let d = try await lazy2.value("d")
@@ -1087,7 +1087,7 @@ struct AsyncInjectionClosureTests {
       AIITriple(text: "\(arg($0) as String)|\(arg($1) as Int)|\(arg($2) as Bool)")
     }
     .postInit { _ in await Task.yield() }
-    let lazy3: AsyncLazy3<AIITriple, String, Int, Bool> = container.resolve()
+    let lazy3: AsyncLazy3<AIITriple, String, Int, Bool> = try container.tryResolve()
     #expect(try await lazy3.value("x", 2, true).text == "x|2|true")
 
     let five = DIContainer()
@@ -1097,7 +1097,7 @@ struct AsyncInjectionClosureTests {
           "\(arg($0) as Int)\(arg($1) as Int)\(arg($2) as Int)\(arg($3) as Int)\(arg($4) as String)"
       )
     }
-    let lazy5: AsyncLazy5<AIITriple, Int, Int, Int, Int, String> = five.resolve()
+    let lazy5: AsyncLazy5<AIITriple, Int, Int, Int, Int, String> = try five.tryResolve()
     #expect(try await lazy5.value(1, 2, 3, 4, "z").text == "1234z")
   }
 
@@ -1130,7 +1130,7 @@ struct AsyncInjectionClosureTests {
     let inits = Counter()
     container.register { () -> AIIThing in AIIThing(log: log, serial: inits.next()) }
       .postInit { t in await t.warmUp() }
-    let lazy: AsyncLazy<AIIThing> = container.resolve()
+    let lazy: AsyncLazy<AIIThing> = try container.tryResolve()
     let a = try await lazy.value
     let again = try await lazy.value
     #expect(a === again)
@@ -1325,7 +1325,7 @@ struct AsyncInjectionClosureTests {
       return AIIGreeter(name: "lazy")
     }
     .postInit { _ in try await gate.cancellablePass() }
-    let lazy: AsyncLazy<AIIGreeter> = container.resolve()
+    let lazy: AsyncLazy<AIIGreeter> = try container.tryResolve()
     let first = Task { try await lazy.value }
     await aiiWaitUntil { made.value == 1 }
     let second = Task { try await lazy.value }
@@ -1347,7 +1347,7 @@ struct AsyncInjectionClosureTests {
       return AIIGreeter(name: arg(n))
     }
     .postInit { _ in try await gate1.cancellablePass() }
-    let lazy1: AsyncLazy1<AIIGreeter, String> = c1.resolve()
+    let lazy1: AsyncLazy1<AIIGreeter, String> = try c1.tryResolve()
     let f1 = Task { try await lazy1.value("first") }
     await aiiWaitUntil { made1.value == 1 }
     let s1 = Task { try await lazy1.value("second") }
@@ -1364,7 +1364,7 @@ struct AsyncInjectionClosureTests {
   func asyncLazy1WithWrongArgumentTypeIsADIErrorAndKeepsNothing() async throws {
     let container = DIContainer()
     container.register { AIIGreeter(name: arg($0)) }.postInit { g in await g.warmUp() }
-    let lazy: AsyncLazy1<AIIGreeter, Int> = container.resolve()
+    let lazy: AsyncLazy1<AIIGreeter, Int> = try container.tryResolve()
     let error = await aiiCode { _ = try await lazy.value(42) }
     #expect(error != nil)
     #expect(!lazy.wasMade)

@@ -224,7 +224,7 @@ private final class Partner: Sendable {
     let container = DIContainer()
     container.register(Pool.init).lifetime(.perContainer(.single))
     container.register { Session(user: arg($0), pool: $1) }
-    let lazy: AsyncLazy1<Session, String> = container.resolve()
+    let lazy: AsyncLazy1<Session, String> = try container.tryResolve()
     #expect(!lazy.wasMade)
     #expect(lazy.description.contains("not made yet"), "describing it makes nothing")
     let first = try await lazy.value("mimi")
@@ -241,7 +241,7 @@ private final class Partner: Sendable {
     let container = DIContainer()
     container.register(Pool.init)
     container.register { Session(user: arg($0), seat: arg($1), pool: $2) }
-    let lazy: AsyncLazy2<Session, String, Int> = container.resolve()
+    let lazy: AsyncLazy2<Session, String, Int> = try container.tryResolve()
     let sessions = try await withThrowingTaskGroup(of: Session.self) { group in
       for index in 0..<32 {
         group.addTask { try await lazy.value("user", index) }
@@ -255,7 +255,7 @@ private final class Partner: Sendable {
   @Test func aFailedFirstCallLeavesNothing() async throws {
     let container = DIContainer()
     container.register { Session(user: arg($0), pool: $1) }
-    let lazy: AsyncLazy1<Session, String> = container.resolve()
+    let lazy: AsyncLazy1<Session, String> = try container.tryResolve()
     await #expect(throws: DIError.self) { _ = try await lazy.value("mimi") }
     #expect(!lazy.wasMade)
     container.register(Pool.init)
@@ -266,7 +266,7 @@ private final class Partner: Sendable {
   @Test func asyncLazyClearMakesTheNextReadAskAgain() async throws {
     let container = DIContainer()
     container.register(Pool.init)
-    let lazy: AsyncLazy<Pool> = container.resolve()
+    let lazy: AsyncLazy<Pool> = try container.tryResolve()
     let first = try await lazy.value
     #expect(try await lazy.value === first)
     lazy.clear()

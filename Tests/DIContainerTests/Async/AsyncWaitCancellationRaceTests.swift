@@ -153,7 +153,7 @@ private func gatedPoolContainer(
       let made = Counter()
       let gate = Gate()
       let container = gatedPoolContainer(made: made, gate: gate, lifetime: nil)
-      let lazy: AsyncLazy<RAPool> = container.resolve()
+      let lazy: AsyncLazy<RAPool> = try container.tryResolve()
       let first = Task { () async throws -> RAPool in try await lazy.value }
       try await gate.awaitArrivals(1)
       let readers = (0..<6).map { _ in Task { () async throws -> RAPool in try await lazy.value } }

@@ -45,7 +45,7 @@ private final class CWPool: Sendable {}
       await gate.pass()
       return CWPool()
     }
-    let lazy: AsyncLazy<CWPool> = container.resolve()
+    let lazy: AsyncLazy<CWPool> = try container.tryResolve()
     let first = Task { () async throws -> CWPool in try await lazy.value }
     try await gate.awaitArrivals(1)
     let second = Task { () async throws -> CWPool in try await lazy.value }

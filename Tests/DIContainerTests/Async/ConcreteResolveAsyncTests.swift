@@ -484,12 +484,12 @@ private actor RVCaller {
     let lazy: Lazy<RVLeaf> = try await container.resolveAsync()
     let lazyReference: Lazy<RVLeaf> = try await resolver.resolveAsync()
     #expect(!lazy.wasMade && !lazyReference.wasMade)
-    #expect(lazy.value === lazy.value)
-    #expect(lazyReference.value === lazyReference.value)
+    #expect(try lazy.tryValue() === lazy.tryValue())
+    #expect(try lazyReference.tryValue() === lazyReference.tryValue())
     let provider: Provider<RVLeaf> = try await container.resolveAsync()
     let providerReference: Provider<RVLeaf> = try await resolver.resolveAsync()
-    #expect(provider.value !== provider.value)
-    #expect(providerReference.value !== providerReference.value)
+    #expect(try provider.tryValue() !== provider.tryValue())
+    #expect(try providerReference.tryValue() !== providerReference.tryValue())
     let asyncLazy: AsyncLazy<RVService> = try await container.resolveAsync()
     let asyncLazyReference: AsyncLazy<RVService> = try await resolver.resolveAsync()
     // Nothing async was made for the delayed values themselves.
@@ -1140,30 +1140,32 @@ private actor RVCaller {
     // Once it is made, the trapping `resolve()` returns the cached instance, in a
     // container and a scope.
     let pool: RVPool = try await container.resolveAsync()
-    let repo: RVRepo = container.resolve()
+    let repo: RVRepo = try container.tryResolve()
     #expect(repo.pool === pool)
-    #expect((container.resolve() as RVPool) === pool)
-    #expect((scope.resolve() as RVRepo).pool === pool)
-    let optional: RVPool? = container.resolve()
+    #expect(try (container.tryResolve() as RVPool) === pool)
+    #expect(try (scope.tryResolve() as RVRepo).pool === pool)
+    let optional: RVPool? = try container.tryResolve()
     #expect(optional === pool)
-    let missing: RVMissing? = container.resolve()
+    let missing: RVMissing? = try container.tryResolve()
     #expect(missing == nil)
     // The `.scoped` async session is still made only asynchronously.
     let session = Result { () throws(DIError) -> RVSession in try scope.tryResolve() }
     #expect(RVOutcome(session).code == .asyncFactory)
     let made: RVSession = try await scope.resolveAsync()
-    #expect((scope.resolve() as RVSession) === made)
+    #expect(try (scope.tryResolve() as RVSession) === made)
     #expect(calls["pool"] == 1)
     #expect(calls["session"] == 1)
   }
 
   @Test func theTrappingResolveOfAContainerPrintsTheErrorAndTheCallersLine() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let container = DIContainer()
-      container.register { () async -> RVSecondPool in await RVSecondPool() }
-      container.register(RVThrowsAfterAsync.init)
-      container.register { () throws -> RVThrowingSync in throw RVSyncFailed() }
-      let _: RVThrowsAfterAsync = container.resolve()
+      synchronously {
+        let container = DIContainer()
+        container.register { () async -> RVSecondPool in await RVSecondPool() }
+        container.register(RVThrowsAfterAsync.init)
+        container.register { () throws -> RVThrowingSync in throw RVSyncFailed() }
+        let _: RVThrowsAfterAsync = container.resolve()
+      }
     }
     let printed = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(printed.contains("Cannot resolve RVThrowsAfterAsync"))
@@ -1174,9 +1176,11 @@ private actor RVCaller {
 
   @Test func theTrappingResolveOfAScopePrintsTheErrorAndTheCallersLine() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let container = DIContainer()
-      container.register(RVNeedsMissing.init)
-      let _: RVNeedsMissing = container.makeScope().resolve()
+      synchronously {
+        let container = DIContainer()
+        container.register(RVNeedsMissing.init)
+        let _: RVNeedsMissing = container.makeScope().resolve()
+      }
     }
     let printed = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(printed.contains("Cannot resolve RVNeedsMissing: RVMissing is not registered."))
@@ -1186,10 +1190,12 @@ private actor RVCaller {
   @Test func aLazyResolvedByTheTrappingResolveNamesItsLineWhenItsValueFails() async {
     // `resolve()` hands its caller's place to the delayed value it makes at the top.
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let container = DIContainer()
-      container.register { () throws -> RVThrowingSync in throw RVSyncFailed() }
-      let lazy: Lazy<RVThrowingSync> = container.resolve()
-      _ = lazy.value
+      synchronously {
+        let container = DIContainer()
+        container.register { () throws -> RVThrowingSync in throw RVSyncFailed() }
+        let lazy: Lazy<RVThrowingSync> = container.resolve()
+        _ = lazy.value
+      }
     }
     let printed = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(printed.contains("RVSyncFailed"))
@@ -1205,13 +1211,13 @@ private actor RVCaller {
       let container = DIContainer()
       container.register { () throws -> RVThrowingSync in throw RVSyncFailed() }
       let lazy: Lazy<RVThrowingSync> = try await container.resolveAsync()
-      _ = lazy.value
+      synchronously { _ = lazy.value }
     }
     let general = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let container = DIContainer()
       container.register { () throws -> RVThrowingSync in throw RVSyncFailed() }
       let lazy: Lazy<RVThrowingSync> = try await (container as any DIResolver).resolveAsync()
-      _ = lazy.value
+      synchronously { _ = lazy.value }
     }
     for result in [direct, general] {
       let printed = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)

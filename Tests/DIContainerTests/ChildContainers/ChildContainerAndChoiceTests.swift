@@ -463,7 +463,7 @@ private func ciProductionParent(repoLifetime: DILifetime = .prototype) -> DICont
     let done = CIFlag()
     let sharedID = ObjectIdentifier(shared)
     let start = ContinuousClock.now
-    await withTaskGroup(of: Void.self) { group in
+    try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask {
         var count = 0
         while !done.isSet, count < 300 {
@@ -475,9 +475,9 @@ private func ciProductionParent(repoLifetime: DILifetime = .prototype) -> DICont
         group.addTask {
           var lastCount = 0
           for _ in 0..<100 {
-            let repo: CIRepo? = child.resolve()
-            let holder: CIHolder? = child.resolve()
-            let plugins: [any CIPlugin] = many(child.resolve())
+            let repo: CIRepo? = try child.tryResolve()
+            let holder: CIHolder? = try child.tryResolve()
+            let plugins: [any CIPlugin] = try many(child.tryResolve())
             if !(repo?.store is CIFakeStore) { _ = wrong.next() }
             if holder.map(ObjectIdentifier.init) != sharedID { _ = wrong.next() }
             if plugins.count < lastCount || plugins.first?.id != "A" {
@@ -489,7 +489,7 @@ private func ciProductionParent(repoLifetime: DILifetime = .prototype) -> DICont
       }
       // The registering task stops once the 64 are done.
       var finished = 0
-      for await _ in group {
+      for try await _ in group {
         finished += 1
         if finished == 64 { done.set() }
       }
@@ -507,7 +507,7 @@ private func ciProductionParent(repoLifetime: DILifetime = .prototype) -> DICont
     let sharedID = ObjectIdentifier(shared)
     let wrong = Counter()
     let done = CIFlag()
-    await withTaskGroup(of: Void.self) { group in
+    try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask {
         var count = 0
         while !done.isSet, count < 300 {
@@ -522,18 +522,18 @@ private func ciProductionParent(repoLifetime: DILifetime = .prototype) -> DICont
             if (index + round).isMultiple(of: 2) {
               child.register(CIFakeStore.init).as((any CIStore).self)
             }
-            let repo: CIRepo? = child.resolve()
-            let service: CIService? = child.resolve()
+            let repo: CIRepo? = try child.tryResolve()
+            let service: CIService? = try child.tryResolve()
             if repo.map(ObjectIdentifier.init) != sharedID { _ = wrong.next() }
             if service?.repo.store is CIProdStore != true { _ = wrong.next() }
             let grandchild = DIContainer(parent: child)
-            let viaGrandchild: CIRepo? = grandchild.resolve()
+            let viaGrandchild: CIRepo? = try grandchild.tryResolve()
             if viaGrandchild.map(ObjectIdentifier.init) != sharedID { _ = wrong.next() }
           }
         }
       }
       var finished = 0
-      for await _ in group {
+      for try await _ in group {
         finished += 1
         if finished == 64 { done.set() }
       }

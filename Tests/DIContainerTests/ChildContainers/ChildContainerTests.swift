@@ -127,10 +127,10 @@ private final class TnDependent {
     let parent = production()
     let child = DIContainer(parent: parent)
     child.register(TnCache.init).lifetime(.perContainer(.single))
-    let repository: TnRepository = child.resolve()
-    let _: TnCache = child.resolve()
+    let repository: TnRepository = try child.tryResolve()
+    let _: TnCache = try child.tryResolve()
     await child.shutdown()
-    #expect(repository === parent.resolve() as TnRepository)
+    #expect(try repository === parent.tryResolve() as TnRepository)
     let error = #expect(throws: DIError.self) { let _: TnCache = try child.tryResolve() }
     #expect(error?.code == .containerShutDown)
   }
@@ -182,29 +182,30 @@ private final class TnDependent {
   }
 
   @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
-  func threadsResolveThroughAChildWhileTheParentRegisters() async {
+  func threadsResolveThroughAChildWhileTheParentRegisters() async throws {
     let parent = production()
     parent.register(TnMailer.init).lifetime(.perContainer(.single))
     let child = DIContainer(parent: parent)
     child.register(TnTestDatabase.init).as(TnDatabase.self)
-    let mailer: TnMailer = parent.resolve()
+    let mailer: TnMailer = try parent.tryResolve()
     let wrong = Counter()
-    await withTaskGroup(of: Void.self) { group in
+    try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask {
         for _ in 0..<200 { parent.register(TnCache.init) }
       }
       for _ in 0..<64 {
         group.addTask {
           for _ in 0..<50 {
-            let service: TnOrderService = child.resolve()
-            let shared: TnMailer = child.resolve()
+            let service: TnOrderService = try child.tryResolve()
+            let shared: TnMailer = try child.tryResolve()
             if service.database.name != "test" || shared !== mailer { wrong.next() }
           }
         }
       }
+      try await group.waitForAll()
     }
     #expect(wrong.value == 0)
-    let caches: [TnCache] = many(child.resolve())
+    let caches: [TnCache] = try many(child.tryResolve())
     #expect(caches.count == 200, "the child sees every registration of its parent")
   }
 }

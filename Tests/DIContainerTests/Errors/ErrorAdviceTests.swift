@@ -217,11 +217,13 @@ private enum Advice {
 
   @Test func lazyValueNamesTheRegistrationItWasInjectedInto() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let container = DIContainer()
-      container.register(Advice.Store.init)
-      container.register(Advice.Report.init)
-      let report: Advice.Report = container.resolve()
-      _ = report.store.value
+      synchronously {
+        let container = DIContainer()
+        container.register(Advice.Store.init)
+        container.register(Advice.Report.init)
+        let report: Advice.Report = container.resolve()
+        _ = report.store.value
+      }
     }
     let printed = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(printed.contains("Cannot resolve Lazy<Store>: Gateway is not registered."))
@@ -234,10 +236,12 @@ private enum Advice {
 
   @Test func providerValueNamesWhereItWasResolved() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let container = DIContainer()
-      container.register(Advice.Store.init)
-      let provider: Provider<Advice.Store> = container.resolve()
-      _ = provider.value
+      synchronously {
+        let container = DIContainer()
+        container.register(Advice.Store.init)
+        let provider: Provider<Advice.Store> = container.resolve()
+        _ = provider.value
+      }
     }
     let printed = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(
@@ -248,8 +252,10 @@ private enum Advice {
 
   @Test func theStarOperatorSaysItCannotKnowTheLine() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let container = DIContainer()
-      let _: Advice.Store = *container
+      synchronously {
+        let container = DIContainer()
+        let _: Advice.Store = *container
+      }
     }
     let printed = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(printed.contains("Cannot resolve Store: Store is not registered."))

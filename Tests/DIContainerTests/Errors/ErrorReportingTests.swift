@@ -650,10 +650,12 @@ let eiThisFile = "DIContainerTests/ErrorReportingTests.swift"
 @Suite struct CallerLineTests {
   @Test func trappingResolvePrintsTheSameTextAndTheCallersLine() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let container = DIContainer()
-      container.register(EINeedsMissing.init)
-      eiMark(#line)
-      let _: EINeedsMissing = container.resolve()
+      synchronously {
+        let container = DIContainer()
+        container.register(EINeedsMissing.init)
+        eiMark(#line)
+        let _: EINeedsMissing = container.resolve()
+      }
     }
     let text = eiStderr(result)
     let line = eiMarkedLine(text)
@@ -665,11 +667,13 @@ let eiThisFile = "DIContainerTests/ErrorReportingTests.swift"
 
   @Test func lazyResolvedByTheUserNamesTheResolveLine() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let container = DIContainer()
-      container.register(EINeedsMissing.init)
-      eiMark(#line)
-      let lazy: Lazy<EINeedsMissing> = container.resolve()
-      _ = lazy.value
+      synchronously {
+        let container = DIContainer()
+        container.register(EINeedsMissing.init)
+        eiMark(#line)
+        let lazy: Lazy<EINeedsMissing> = container.resolve()
+        _ = lazy.value
+      }
     }
     let text = eiStderr(result)
     let line = eiMarkedLine(text) ?? -1
@@ -682,14 +686,16 @@ let eiThisFile = "DIContainerTests/ErrorReportingTests.swift"
 
   @Test func lazyResolvedWithAnArgumentNamesTheResolveLine() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let container = DIContainer()
-      container.register(EINeedsMissing.init)
-      container.register { EIWide(name: arg($0), count: 1) }
-      // A Lazy made during a resolve(arg:) request, from the top: resolve(arg:) goes through
-      // the protocol's trapping form.
-      eiMark(#line)
-      let lazy: Lazy<EINeedsMissing> = container.resolve(arg: "unused")
-      _ = lazy.value
+      synchronously {
+        let container = DIContainer()
+        container.register(EINeedsMissing.init)
+        container.register { EIWide(name: arg($0), count: 1) }
+        // A Lazy made during a resolve(arg:) request, from the top: resolve(arg:) goes through
+        // the protocol's trapping form.
+        eiMark(#line)
+        let lazy: Lazy<EINeedsMissing> = container.resolve(arg: "unused")
+        _ = lazy.value
+      }
     }
     let text = eiStderr(result)
     let line = eiMarkedLine(text) ?? -1
@@ -700,12 +706,14 @@ let eiThisFile = "DIContainerTests/ErrorReportingTests.swift"
 
   @Test func lazyInjectedIntoAComponentNamesTheComponent() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let container = DIContainer()
-      container.register(EINeedsMissing.init)
-      eiMark(#line)
-      container.register(EILazyOwner.init)
-      let owner: EILazyOwner = container.resolve()
-      _ = owner.lazy.value
+      synchronously {
+        let container = DIContainer()
+        container.register(EINeedsMissing.init)
+        eiMark(#line)
+        container.register(EILazyOwner.init)
+        let owner: EILazyOwner = container.resolve()
+        _ = owner.lazy.value
+      }
     }
     let text = eiStderr(result)
     let line = eiMarkedLine(text) ?? -1
@@ -716,11 +724,13 @@ let eiThisFile = "DIContainerTests/ErrorReportingTests.swift"
 
   @Test func providerResolvedByTheUserNamesTheResolveLine() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let container = DIContainer()
-      container.register(EINeedsMissing.init)
-      eiMark(#line)
-      let provider: Provider<EINeedsMissing> = container.resolve()
-      _ = provider.value
+      synchronously {
+        let container = DIContainer()
+        container.register(EINeedsMissing.init)
+        eiMark(#line)
+        let provider: Provider<EINeedsMissing> = container.resolve()
+        _ = provider.value
+      }
     }
     let text = eiStderr(result)
     let line = eiMarkedLine(text) ?? -1
@@ -732,12 +742,14 @@ let eiThisFile = "DIContainerTests/ErrorReportingTests.swift"
 
   @Test func providerInjectedIntoAComponentNamesTheComponent() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let container = DIContainer()
-      container.register(EINeedsMissing.init)
-      eiMark(#line)
-      container.register(EIProviderOwner.init)
-      let owner: EIProviderOwner = container.resolve()
-      _ = owner.provider.value
+      synchronously {
+        let container = DIContainer()
+        container.register(EINeedsMissing.init)
+        eiMark(#line)
+        container.register(EIProviderOwner.init)
+        let owner: EIProviderOwner = container.resolve()
+        _ = owner.provider.value
+      }
     }
     let text = eiStderr(result)
     let line = eiMarkedLine(text) ?? -1
@@ -748,11 +760,13 @@ let eiThisFile = "DIContainerTests/ErrorReportingTests.swift"
 
   @Test func provider1ValueNamesItsCallersLine() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let container = DIContainer()
-      container.register { (key: DIArg<String>, missing: EIMissing) in EIKeyed(key: arg(key)) }
-      let provider: Provider1<EIKeyed, String> = container.resolve()
-      eiMark(#line)
-      _ = provider.value("k")
+      synchronously {
+        let container = DIContainer()
+        container.register { (key: DIArg<String>, missing: EIMissing) in EIKeyed(key: arg(key)) }
+        let provider: Provider1<EIKeyed, String> = container.resolve()
+        eiMark(#line)
+        _ = provider.value("k")
+      }
     }
     let text = eiStderr(result)
     let line = eiMarkedLine(text) ?? -1
@@ -762,8 +776,10 @@ let eiThisFile = "DIContainerTests/ErrorReportingTests.swift"
 
   @Test func starOperatorSaysTheLineIsUnknown() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let container = DIContainer()
-      let _: EIMissing = *container
+      synchronously {
+        let container = DIContainer()
+        let _: EIMissing = *container
+      }
     }
     let text = eiStderr(result)
     #expect(text.contains("EIMissing is not registered"))
@@ -776,10 +792,12 @@ let eiThisFile = "DIContainerTests/ErrorReportingTests.swift"
 
   @Test func lazyMadeByTheStarOperatorDoesNotBlameTryResolve() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let container = DIContainer()
-      container.register(EINeedsMissing.init)
-      let lazy: Lazy<EINeedsMissing> = *container
-      _ = lazy.value
+      synchronously {
+        let container = DIContainer()
+        container.register(EINeedsMissing.init)
+        let lazy: Lazy<EINeedsMissing> = *container
+        _ = lazy.value
+      }
     }
     let text = eiStderr(result)
     #expect(text.contains("Lazy<EINeedsMissing>"))
@@ -789,10 +807,12 @@ let eiThisFile = "DIContainerTests/ErrorReportingTests.swift"
 
   @Test func injectIntoTrapNamesTheCallersLine() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let container = DIContainer()
-      container.register(EIPresenter.self).injection(\.view)
-      eiMark(#line)
-      container.inject(into: EIPresenter())
+      synchronously {
+        let container = DIContainer()
+        container.register(EIPresenter.self).injection(\.view)
+        eiMark(#line)
+        container.inject(into: EIPresenter())
+      }
     }
     let text = eiStderr(result)
     let line = eiMarkedLine(text) ?? -1
@@ -803,10 +823,12 @@ let eiThisFile = "DIContainerTests/ErrorReportingTests.swift"
 
   @Test func requestScopeResolveNamesTheCallersLine() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let container = DIContainer()
-      let scope = container.makeScope()
-      eiMark(#line)
-      let _: EIMissing = scope.resolve()
+      synchronously {
+        let container = DIContainer()
+        let scope = container.makeScope()
+        eiMark(#line)
+        let _: EIMissing = scope.resolve()
+      }
     }
     let text = eiStderr(result)
     let line = eiMarkedLine(text) ?? -1

@@ -48,9 +48,11 @@ import Testing
 
   @Test func trappingResolvePrintsTheSameTextBeforeItStops() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let container = DIContainer()
-      container.register(OrderService.init)
-      let _: OrderService = container.resolve()
+      synchronously {
+        let container = DIContainer()
+        container.register(OrderService.init)
+        let _: OrderService = container.resolve()
+      }
     }
     let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(output.contains("Cannot resolve OrderService: PaymentGateway is not registered."))

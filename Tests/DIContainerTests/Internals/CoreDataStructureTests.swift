@@ -479,7 +479,7 @@ struct TeardownOrderTests {
   }
 
   @Test("closeAwaitingHooks(): async hooks newest first")
-  func scopeCloseAwaiting() async {
+  func scopeCloseAwaiting() async throws {
     let log = R24Log()
     let container = DIContainer()
     container.register { R24S1() }.lifetime(.scoped)
@@ -491,9 +491,9 @@ struct TeardownOrderTests {
       .onClean { (_: R24S2) async in log.add("2") }
     container.register { R24S3() }.lifetime(.scoped).onClean { _ in log.add("3") }
     let scope = container.makeScope()
-    let _: R24S1 = scope.resolve()
-    let _: R24S3 = scope.resolve()
-    let _: R24S2 = scope.resolve()
+    let _: R24S1 = try scope.tryResolve()
+    let _: R24S3 = try scope.tryResolve()
+    let _: R24S2 = try scope.tryResolve()
     await scope.closeAwaitingHooks()
     #expect(log.all == ["2", "3", "1"])
   }
@@ -521,7 +521,7 @@ struct TeardownOrderTests {
   }
 
   @Test("shutdown(): mixed lifetimes in reverse creation order, each hook once")
-  func shutdownMixed() async {
+  func shutdownMixed() async throws {
     let log = R24Log()
     let container = DIContainer()
     container.register { R24S1() }.lifetime(.perContainer(.single)).onClean { _ in log.add("s1") }
@@ -529,12 +529,12 @@ struct TeardownOrderTests {
       .onClean { m in log.add("m\(m.key)") }
     container.register { R24S2() }.lifetime(.perContainer(.single)).onClean { _ in log.add("s2") }
     container.register { R24S3() }.lifetime(.scoped).onClean { _ in log.add("s3") }
-    let _: R24M = container.resolve(arg: 2)
-    let _: R24S1 = container.resolve()
+    let _: R24M = try container.tryResolve(arguments: [2])
+    let _: R24S1 = try container.tryResolve()
     let scope = container.makeScope()
-    let _: R24S3 = scope.resolve()
-    let _: R24M = container.resolve(arg: 1)
-    let _: R24S2 = container.resolve()
+    let _: R24S3 = try scope.tryResolve()
+    let _: R24M = try container.tryResolve(arguments: [1])
+    let _: R24S2 = try container.tryResolve()
     await container.shutdown()
     #expect(log.all == ["s2", "m1", "s3", "s1", "m2"])
     scope.close()

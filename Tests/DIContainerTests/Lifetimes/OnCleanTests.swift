@@ -179,12 +179,12 @@ private struct HookFailure: Error {}
     #expect(log.all.count == 3)
   }
 
-  @Test func requestScopeCloseAwaitingHooksRunsThemDependentsFirst() async {
+  @Test func requestScopeCloseAwaitingHooksRunsThemDependentsFirst() async throws {
     let log = EventLog<String>()
     let container = threeLevels(.scoped, log: log)
     for round in 1...3 {
       let scope = container.makeScope()
-      let _: Service = scope.resolve()
+      let _: Service = try scope.tryResolve()
       await scope.closeAwaitingHooks()
       #expect(log.all.count == 3 * round)
       #expect(log.all.suffix(3) == ["Service", "Repository", "Pool"])

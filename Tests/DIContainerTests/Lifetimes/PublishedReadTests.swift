@@ -203,12 +203,12 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
 
   /// A child container reads its parent's singleton (the parent's cell) while the parent
   /// cleans it: same object as the parent's, never a freed one.
-  @Test func aChildReadsTheParentsSingletonWhileTheParentCleans() async {
+  @Test func aChildReadsTheParentsSingletonWhileTheParentCleans() async throws {
     let parent = DIContainer()
     parent.register { LiveProbe() }.lifetime(.perContainer(.single))
     let child = DIContainer(parent: parent)
-    let fromParent: LiveProbe = parent.resolve()
-    let fromChild: LiveProbe = child.resolve()
+    let fromParent: LiveProbe = try parent.tryResolve()
+    let fromChild: LiveProbe = try child.tryResolve()
     #expect(fromParent === fromChild)
     let dead = Counter()
     let stop = Flag()
@@ -231,7 +231,7 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
 
   /// A `.perApplication` cell is process-wide: one container's shutdown drops the object
   /// that threads reading another container's registration of the same site get.
-  @Test func shuttingDownOneContainerWhileAnotherReadsTheSameProcessWideCell() async {
+  @Test func shuttingDownOneContainerWhileAnotherReadsTheSameProcessWideCell() async throws {
     let reader = DIContainer()
     prRegisterApplicationProbe(in: reader)
     let dead = Counter()
@@ -249,7 +249,7 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
     for _ in 0..<TestEnvironment.rounds(200, minimum: 20) {
       let other = DIContainer()
       prRegisterApplicationProbe(in: other)
-      let _: LiveProbe = other.resolve()
+      let _: LiveProbe = try other.tryResolve()
       await other.shutdown()
     }
     stop.raise()
@@ -304,13 +304,13 @@ private func prRegisterApplicationProbe(in container: DIContainer) {
   /// singleton by its class (exact: the fast path) and by a protocol and a superclass
   /// (the fast path's cast misses, so the request goes on with the component it looked
   /// up, if its context reads the same table). Every answer is the one live object.
-  @Test func newSnapshotsWhileReadersReuseTheirLookUp() async {
+  @Test func newSnapshotsWhileReadersReuseTheirLookUp() async throws {
     let container = DIContainer()
     container.register(PRSub.init).as(PRService.self).as(PRBase.self).as(PRSub.self)
       .lifetime(.perContainer(.single))
     // A prototype has no cell: every request of it goes on with its look-up's component.
     container.register { PRKeyed(key: 7) }.lifetime(.prototype)
-    let original: PRSub = container.resolve()
+    let original: PRSub = try container.tryResolve()
     let wrong = Counter()
     let stop = Flag()
     let rounds = TestEnvironment.rounds(40_000)

@@ -67,20 +67,20 @@ private func makeContainer(ran: LockedValue<[String]>, next: Counter) -> DIConta
     #expect(container.openScopes.reuse.reused >= 30)
   }
 
-  @Test func closingAwaitingHooksReusesTheStorageToo() async {
+  @Test func closingAwaitingHooksReusesTheStorageToo() async throws {
     let ran = LockedValue<[String]>([])
     let next = Counter()
     let container = makeContainer(ran: ran, next: next)
     for request in 1...20 {
       let scope = container.makeScope()
-      _ = scope.resolve() as TSSession
+      _ = try scope.tryResolve() as TSSession
       await scope.closeAwaitingHooks()
       #expect(ran.current.suffix(2) == ["session \(request)", "log \(request)"])
     }
     #expect(ran.current.count == 40)
   }
 
-  @Test func asyncHooksAreAwaitedAndTheirStorageIsNotShared() async {
+  @Test func asyncHooksAreAwaitedAndTheirStorageIsNotShared() async throws {
     let ran = LockedValue<[String]>([])
     let container = DIContainer()
     let next = Counter()
@@ -91,22 +91,22 @@ private func makeContainer(ran: LockedValue<[String]>, next: Counter) -> DIConta
       }
     for request in 1...10 {
       let scope = container.makeScope()
-      _ = scope.resolve() as TSLog
+      _ = try scope.tryResolve() as TSLog
       await scope.closeAwaitingHooks()
       #expect(ran.current.last == "log \(request)")
     }
     #expect(ran.current.count == 10)
   }
 
-  @Test func shutdownRunsTheHooksOfScopesStillOpenOnce() async {
+  @Test func shutdownRunsTheHooksOfScopesStillOpenOnce() async throws {
     let ran = LockedValue<[String]>([])
     let container = makeContainer(ran: ran, next: Counter())
     // A reused state first, so its spare storage is in play.
     let first = container.makeScope()
-    _ = first.resolve() as TSSession
+    _ = try first.tryResolve() as TSSession
     first.close()
     let open = container.makeScope()
-    _ = open.resolve() as TSSession
+    _ = try open.tryResolve() as TSSession
     await container.shutdown()
     #expect(ran.current == ["session 1", "log 1", "session 2", "log 2"])
     open.close()

@@ -29,7 +29,7 @@ private struct HookFailed: Error {}
 
 @Suite struct ShutdownTests {
   @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
-  func shutdownRunsEveryHookOnceInReverseCreationOrderAwaitingAsyncOnes() async {
+  func shutdownRunsEveryHookOnceInReverseCreationOrderAwaitingAsyncOnes() async throws {
     let log = EventLog<String>()
     let container = DIContainer()
     let session = DIScope(name: "ShutdownSession", storage: DICacheStorage())
@@ -46,10 +46,10 @@ private struct HookFailed: Error {}
     .onClean { pool in await pool.close() }
     container.register(Handler.init).lifetime(.scoped).onClean { _ in log.append("closed handler") }
 
-    let _: Client = container.resolve()  // makes the pool, then the client
-    let _: Pool = by(tag: Int.self, on: container.resolve(arg: 1))
+    let _: Client = try container.tryResolve()  // makes the pool, then the client
+    let _: Pool = try by(tag: Int.self, on: container.tryResolve(arguments: [1]))
     let scope = container.makeScope()
-    let _: Handler = scope.resolve()
+    let _: Handler = try scope.tryResolve()
     await container.shutdown()
 
     #expect(
@@ -61,7 +61,7 @@ private struct HookFailed: Error {}
   @Test func everyRequestFailsAfterShutdown() async throws {
     let container = DIContainer()
     container.register(Handler.init).lifetime(.perContainer(.single))
-    let lazy: Lazy<Handler> = container.resolve()
+    let lazy: Lazy<Handler> = try container.tryResolve()
     await container.shutdown()
     let error = #expect(throws: DIError.self) { let _: Handler = try container.tryResolve() }
     #expect(error?.code == .containerShutDown)
@@ -78,14 +78,14 @@ private struct HookFailed: Error {}
   }
 
   @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
-  func anAsyncHookOfASynchronousCleanIsNotLostAndShutdownWaitsForIt() async {
+  func anAsyncHookOfASynchronousCleanIsNotLostAndShutdownWaitsForIt() async throws {
     let log = EventLog<String>()
     let container = DIContainer()
     container.register { Pool(log: log, name: "pool") }
       .lifetime(.perContainer(.single))
       .onClean { _ in log.append("sync step") }
       .onClean { pool in await pool.close() }
-    let _: Pool = container.resolve()
+    let _: Pool = try container.tryResolve()
     container.clean()  // synchronous: the async hook starts on a task of its own
     #expect(log.all.first == "sync step", "the synchronous step ran at once")
     await container.shutdown()
@@ -93,15 +93,15 @@ private struct HookFailed: Error {}
   }
 
   @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
-  func aThrowingHookIsLoggedAndTheOthersStillRun() async {
+  func aThrowingHookIsLoggedAndTheOthersStillRun() async throws {
     let log = EventLog<String>()
     let container = DIContainer()
     container.register { Pool(log: log, name: "first") }.lifetime(.perContainer(.single))
       .onClean { pool in await pool.close() }
     container.register(Handler.init).lifetime(.perContainer(.single))
       .onClean { (_: Handler) async throws in throw HookFailed() }
-    let _: Pool = container.resolve()
-    let _: Handler = container.resolve()
+    let _: Pool = try container.tryResolve()
+    let _: Handler = try container.tryResolve()
     let lines = await DISetting.Log.capturingAsync { await container.shutdown() }
     #expect(log.all == ["closed first"])
     #expect(
@@ -109,14 +109,14 @@ private struct HookFailed: Error {}
   }
 
   @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
-  func withScopeReturnsTheBodysValueAndClosesAfterAwaitingHooks() async {
+  func withScopeReturnsTheBodysValueAndClosesAfterAwaitingHooks() async throws {
     let log = EventLog<String>()
     let container = DIContainer()
     container.register { Pool(log: log, name: "request") }.lifetime(.scoped)
       .onClean { pool in await pool.close() }
-    let name = await container.withScope { scope in
-      let pool: Pool = scope.resolve()
-      #expect(pool === scope.resolve() as Pool)
+    let name = try await container.withScope { scope in
+      let pool: Pool = try scope.tryResolve()
+      #expect(try pool === scope.tryResolve() as Pool)
       return pool.name
     }
     #expect(name == "request")
@@ -124,7 +124,7 @@ private struct HookFailed: Error {}
   }
 
   @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
-  func withScopeClosesOnThrowAndRethrowsTheBodysError() async {
+  func withScopeClosesOnThrowAndRethrowsTheBodysError() async throws {
     let log = EventLog<String>()
     let container = DIContainer()
     container.register { Pool(log: log, name: "request") }.lifetime(.scoped)
@@ -133,7 +133,7 @@ private struct HookFailed: Error {}
     await #expect(throws: HookFailed.self) {
       try await container.withScope { scope in
         kept = scope
-        let _: Pool = scope.resolve()
+        let _: Pool = try scope.tryResolve()
         throw HookFailed()
       }
     }
@@ -142,13 +142,13 @@ private struct HookFailed: Error {}
   }
 
   @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
-  func closeAwaitingHooksAwaitsTheAsyncOnes() async {
+  func closeAwaitingHooksAwaitsTheAsyncOnes() async throws {
     let log = EventLog<String>()
     let container = DIContainer()
     container.register { Pool(log: log, name: "scoped") }.lifetime(.scoped)
       .onClean { pool in await pool.close() }
     let scope = container.makeScope()
-    let _: Pool = scope.resolve()
+    let _: Pool = try scope.tryResolve()
     await scope.closeAwaitingHooks()
     #expect(log.all == ["closed scoped"])
     await scope.closeAwaitingHooks()

@@ -82,20 +82,20 @@ import Testing
 
   // MARK: - Hooks, injections, flags
 
-  @Test func everyHookRunsOnceAfterManyEditsThenCleanAndShutdown() async {
+  @Test func everyHookRunsOnceAfterManyEditsThenCleanAndShutdown() async throws {
     let container = DIContainer()
     let cleaned = Counter()
     let builder = container.register { RDRWidget() }.lifetime(.perContainer(.single))
       .onClean { _ in cleaned.next() }
-    let first: RDRWidget = container.resolve()
+    let first: RDRWidget = try container.tryResolve()
     builder.as(RDRGadget.self).default().test().root()
     builder.postInit { $0.touched += 1 }
-    let again: RDRGadget = container.resolve()
+    let again: RDRGadget = try container.tryResolve()
     #expect(again === first)
     #expect(first.touched == 0, "postInit added later does not run on a kept instance")
     container.clean()
     #expect(cleaned.value == 1)
-    let second: RDRWidget = container.resolve()
+    let second: RDRWidget = try container.tryResolve()
     #expect(second !== first)
     #expect(second.touched == 1)
     builder.as(RDRGadget.self, tag: RDRWidget.self)
@@ -240,12 +240,12 @@ import Testing
 
   /// Threads resolve while another edits the registration over and over: every resolve
   /// gets the one instance, which is made once.
-  @Test func editsRacingWithResolvesNeverMakeASecondInstance() async {
+  @Test func editsRacingWithResolvesNeverMakeASecondInstance() async throws {
     let container = DIContainer()
     let made = Counter()
     let builder = container.register { RDRWidget(made.next()) }
       .lifetime(.perContainer(.single))
-    let first: RDRWidget = container.resolve()
+    let first: RDRWidget = try container.tryResolve()
     let rounds = TestEnvironment.rounds(400)
     let wrong = Counter()
     let finished = await runThreads(3, timeout: TestEnvironment.limit(60)) { index in

@@ -89,14 +89,14 @@ import Testing
     #expect(container.openScopes.reuse.reused == 4)
   }
 
-  @Test func shutdownClosesTheOpenScopesOnlyAndRunsNoHookTwice() async {
+  @Test func shutdownClosesTheOpenScopesOnlyAndRunsNoHookTwice() async throws {
     let (ledger, cleaned, container) = Self.scopedProbes()
     let done = container.makeScope()
-    let _: LiveProbe = done.resolve()
+    let _: LiveProbe = try done.tryResolve()
     done.close()
     let open = [container.makeScope(), container.makeScope()]
     for scope in open {
-      let _: LiveProbe = scope.resolve()
+      let _: LiveProbe = try scope.tryResolve()
     }
     #expect(cleaned.value == 1)
     await container.shutdown()

@@ -91,7 +91,7 @@ import Testing
     for round in 1...20 {
       let scope = container.makeScope()
       let item: SRRItem = try await scope.resolveAsync()
-      let handler: SRRHandler = scope.resolve()
+      let handler: SRRHandler = try scope.tryResolve()
       #expect(handler.item === item)
       #expect(seen.insert(item.probe.id).inserted)
       if round.isMultiple(of: 2) {
@@ -158,7 +158,7 @@ import Testing
     #expect(cleaned.value == 10)
     await #expect(throws: SRRFailure.self) {
       try await container.withScope { scope in
-        let _: SRRItem = scope.resolve()
+        let _: SRRItem = try scope.tryResolve()
         throw SRRFailure()
       }
     }
@@ -240,7 +240,7 @@ import Testing
     let cleaned = Counter()
     let container = Self.container(ledger: ledger, cleaned: cleaned)
     let held = container.makeScope()
-    let _: SRRItem = held.resolve()
+    let _: SRRItem = try held.tryResolve()
     await container.shutdown()
     #expect(held.isClosed)
     #expect(cleaned.value == 1)
@@ -329,28 +329,30 @@ import Testing
     let result = await #expect(
       processExitsWith: .success, observing: [\.standardErrorContent]
     ) {
-      let burst = 20_000
-      let container = DIContainer()
-      container.register { SRRItem(LiveProbe()) }.lifetime(.scoped)
-      // Warm up: the snapshot and the type metadata.
-      let warm = container.makeScope()
-      let _: SRRItem = warm.resolve()
-      warm.close()
-      guard let before = srrHeapInUse() else { exit(EXIT_SUCCESS) }  // no malloc_stats
-      do {
-        var open: [DIRequestScope] = []
-        open.reserveCapacity(burst)
-        for _ in 0..<burst {
-          let scope = container.makeScope()
-          let _: SRRItem = scope.resolve()
-          open.append(scope)
+      synchronously {
+        let burst = 20_000
+        let container = DIContainer()
+        container.register { SRRItem(LiveProbe()) }.lifetime(.scoped)
+        // Warm up: the snapshot and the type metadata.
+        let warm = container.makeScope()
+        let _: SRRItem = warm.resolve()
+        warm.close()
+        guard let before = srrHeapInUse() else { exit(EXIT_SUCCESS) }  // no malloc_stats
+        do {
+          var open: [DIRequestScope] = []
+          open.reserveCapacity(burst)
+          for _ in 0..<burst {
+            let scope = container.makeScope()
+            let _: SRRItem = scope.resolve()
+            open.append(scope)
+          }
+          for scope in open { scope.close() }
         }
-        for scope in open { scope.close() }
+        let retained = (srrHeapInUse() ?? before) - before
+        FileHandle.standardError.write(Data("SRR-retained-per-scope=\(retained / burst)\n".utf8))
+        withExtendedLifetime(container) {}
+        exit(EXIT_SUCCESS)
       }
-      let retained = (srrHeapInUse() ?? before) - before
-      FileHandle.standardError.write(Data("SRR-retained-per-scope=\(retained / burst)\n".utf8))
-      withExtendedLifetime(container) {}
-      exit(EXIT_SUCCESS)
     }
     let output = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
     guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix("SRR-") }),

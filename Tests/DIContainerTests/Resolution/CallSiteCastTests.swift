@@ -167,7 +167,7 @@ private struct CSPoint: Equatable { let x: Int }
     #expect(ledger.freed == 0, "still held here")
   }
 
-  @Test func componentsSixtyFourRegistrationsApartShareAFilterBitAndNoCycle() async {
+  @Test func componentsSixtyFourRegistrationsApartShareAFilterBitAndNoCycle() async throws {
     // Registration orders 0 and 64 give the same bit in the filter of the components
     // under construction: asking for one while the other is built must search the frames,
     // find no loop, and build it; a real loop between them is still a cycle.
@@ -176,7 +176,7 @@ private struct CSPoint: Equatable { let x: Int }
     container.register { CSPair(first: $0, second: $1, ledger) }
     for filler in 0..<63 { container.register { CSPoint(x: filler) } }
     container.register { CSLeaf(ledger) }
-    let pair: CSPair = container.resolve()
+    let pair: CSPair = try container.tryResolve()
     #expect(ObjectIdentifier(pair.first) != ObjectIdentifier(pair.second))
     let looping = DIContainer()
     looping.register { CSPair(first: $0, second: $1, ledger) }
@@ -190,12 +190,14 @@ private struct CSPoint: Equatable { let x: Int }
 
   @Test func theContainersResolveOfAWrongServiceNamesTheRegistration() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let container = DIContainer()
-      container.register { CSPoint(x: 1) }.as(CSUnrelated.self)
-      // A first request announces the snapshot: only then does the next one take the
-      // non-generic core, whose cast fails.
-      let _: CSPoint = container.resolve()
-      let _: any CSUnrelated = container.resolve()
+      synchronously {
+        let container = DIContainer()
+        container.register { CSPoint(x: 1) }.as(CSUnrelated.self)
+        // A first request announces the snapshot: only then does the next one take the
+        // non-generic core, whose cast fails.
+        let _: CSPoint = container.resolve()
+        let _: any CSUnrelated = container.resolve()
+      }
     }
     let printed = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(printed.contains("does not conform to it"))
@@ -207,9 +209,11 @@ private struct CSPoint: Equatable { let x: Int }
 
   @Test func aScopesResolveOfAWrongServiceNamesTheRegistration() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let container = DIContainer()
-      container.register { CSBase(PRLedger()) }.as(CSUnrelated.self)
-      let _: any CSUnrelated = container.makeScope().resolve()
+      synchronously {
+        let container = DIContainer()
+        container.register { CSBase(PRLedger()) }.as(CSUnrelated.self)
+        let _: any CSUnrelated = container.makeScope().resolve()
+      }
     }
     let printed = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(printed.contains("does not conform to it"))
@@ -221,9 +225,11 @@ private struct CSPoint: Equatable { let x: Int }
     // No only candidate: resolved on the core's own context, whose failure still traps
     // with the request's text.
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let container = DIContainer()
-      container.register { CSLeaf(PRLedger()) }
-      let _: CSPair = container.makeScope().resolve()
+      synchronously {
+        let container = DIContainer()
+        container.register { CSLeaf(PRLedger()) }
+        let _: CSPair = container.makeScope().resolve()
+      }
     }
     let printed = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(printed.contains("Cannot resolve CSPair: CSPair is not registered."))
@@ -231,11 +237,13 @@ private struct CSPoint: Equatable { let x: Int }
 
   @Test func aClosedScopesResolveSaysItIsClosed() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let container = DIContainer()
-      container.register { CSLeaf(PRLedger()) }
-      let scope = container.makeScope()
-      scope.close()
-      let _: CSLeaf = scope.resolve()
+      synchronously {
+        let container = DIContainer()
+        container.register { CSLeaf(PRLedger()) }
+        let scope = container.makeScope()
+        scope.close()
+        let _: CSLeaf = scope.resolve()
+      }
     }
     let printed = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(printed.contains("closed"))
@@ -244,10 +252,12 @@ private struct CSPoint: Equatable { let x: Int }
 
   @Test func aCycleReachedThroughResolveIsReportedAsACycle() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let container = DIContainer()
-      container.register { (_: CSPair) in CSLeaf(PRLedger()) }
-      container.register { CSPair(first: $0, second: $1, PRLedger()) }
-      let _: CSLeaf = container.resolve()
+      synchronously {
+        let container = DIContainer()
+        container.register { (_: CSPair) in CSLeaf(PRLedger()) }
+        container.register { CSPair(first: $0, second: $1, PRLedger()) }
+        let _: CSLeaf = container.resolve()
+      }
     }
     let printed = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(printed.lowercased().contains("cycle"))

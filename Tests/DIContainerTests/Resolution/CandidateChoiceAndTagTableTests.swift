@@ -374,8 +374,8 @@ private func rnCapacity(provisions: Int) -> Int {
     let injected: RNInjected = try container.tryResolve()
     #expect(injected.store?.name == "default")
     let delayed: RNDelayed = try container.tryResolve()
-    #expect(delayed.provider.value.name == "default")
-    #expect(delayed.lazy.value.name == "default")
+    #expect(try delayed.provider.tryValue().name == "default")
+    #expect(try delayed.lazy.tryValue().name == "default")
     let scope = container.makeScope()
     let scoped: RNOuter = try scope.tryResolve()
     #expect(scoped.consumer.store.name == "default")
@@ -383,7 +383,7 @@ private func rnCapacity(provisions: Int) -> Int {
     let viaAsync: RNOuter = try await container.resolveAsync()
     #expect(viaAsync.consumer.store.name == "default")
     // `many` still gets all three, in registration order.
-    let all: [any RNStore] = many(container.resolve())
+    let all: [any RNStore] = try many(container.tryResolve())
     #expect(all.map(\.name) == ["first", "default", "last"])
 
     // A second `.default()`: ambiguous again, for the dependency too.
@@ -881,9 +881,10 @@ private func rnCapacity(provisions: Int) -> Int {
     let outer: RNOuter = try container.tryResolve()
     #expect(outer.consumer.store.name == "default")
     let extra = (keys + 9) / 10
-    let three: [any RNPet] = many(by(tags: RNTagA.self, RNTagC.self, on: container.resolve()))
+    let three: [any RNPet] = try many(
+      by(tags: RNTagA.self, RNTagC.self, on: container.tryResolve()))
     #expect(three.count == 1 + extra)
-    let ab: [any RNPet] = many(by(tags: RNTagA.self, RNTagB.self, on: container.resolve()))
+    let ab: [any RNPet] = try many(by(tags: RNTagA.self, RNTagB.self, on: container.tryResolve()))
     #expect(ab.count == 2 + extra)
   }
 }

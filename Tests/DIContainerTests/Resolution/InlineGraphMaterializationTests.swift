@@ -272,25 +272,25 @@ private final class IRPong {
   }
 
   @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
-  func threadsMakeProvidersAndUseThemOnOtherThreads() async {
+  func threadsMakeProvidersAndUseThemOnOtherThreads() async throws {
     let container = DIContainer()
     container.register(IRShared.init).lifetime(.objectGraph)
     container.register(IRHolder.init)
     container.register(IRProviderRoot.init)
-    let results = await withTaskGroup(of: Bool.self) { group in
+    let results = try await withThrowingTaskGroup(of: Bool.self) { group in
       for _ in 0..<4 {
         group.addTask {
           var sound = true
           for _ in 0..<500 {
-            let root: IRProviderRoot = container.resolve()
+            let root: IRProviderRoot = try container.tryResolve()
             let provider = root.holders
-            let inner = await Task.detached { provider.value.shared }.value
+            let inner = try await Task.detached { try provider.tryValue().shared }.value
             sound = sound && inner === root.shared
           }
           return sound
         }
       }
-      return await group.reduce(into: [Bool]()) { $0.append($1) }
+      return try await group.reduce(into: [Bool]()) { $0.append($1) }
     }
     #expect(results == [true, true, true, true])
   }

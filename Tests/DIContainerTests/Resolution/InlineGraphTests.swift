@@ -123,24 +123,24 @@ private final class GraphHolder {
   }
 
   @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
-  func threadsBuildTheirGraphsApart() async {
+  func threadsBuildTheirGraphsApart() async throws {
     let container = DIContainer()
     container.register(GraphShared.init).lifetime(.objectGraph)
     container.register(GraphBefore.init)
     container.register(GraphLater.init)
     container.register(GraphPair.init)
-    let results = await withTaskGroup(of: Bool.self) { group in
+    let results = try await withThrowingTaskGroup(of: Bool.self) { group in
       for _ in 0..<4 {
         group.addTask {
           var sound = true
           for _ in 0..<2_000 {
-            let pair: GraphPair = container.resolve()
+            let pair: GraphPair = try container.tryResolve()
             sound = sound && pair.first.shared === pair.second.shared
           }
           return sound
         }
       }
-      return await group.reduce(into: [Bool]()) { $0.append($1) }
+      return try await group.reduce(into: [Bool]()) { $0.append($1) }
     }
     #expect(results == [true, true, true, true])
   }

@@ -892,13 +892,13 @@ private func r26Module(_ digit: Int, _ kind: DIModuleID.Kind = .framework) -> DI
   }
 
   /// After shutdown, a learned service is refused like every other.
-  @Test func aLearnedServiceIsRefusedAfterShutdown() async {
+  @Test func aLearnedServiceIsRefusedAfterShutdown() async throws {
     let ledger = PRLedger()
     let container = DIContainer()
     container.register { R26Alpha(ledger) }.as(R26Named.self).lifetime(.perContainer(.single))
     container.register { R26User(named: $0, ledger) }
     for _ in 0..<3 {
-      let user: R26User = container.resolve()
+      let user: R26User = try container.tryResolve()
       #expect(r26Sound(user.named))
     }
     await container.shutdown()
@@ -1122,14 +1122,14 @@ private func r26Module(_ digit: Int, _ kind: DIModuleID.Kind = .framework) -> DI
     container.register { (key: DIArg<Int>, leaf: Lazy<R26Missing>?, betas: DIMany<R26Beta>) in
       R26Sink("\(arg(key)) \(leaf == nil ? "none" : "some") \(betas.values.count)")
     }
-    let holder: R26AsyncHolder = container.resolve()
+    let holder: R26AsyncHolder = try container.tryResolve()
     let made = try await holder.lazy.value
     #expect(made.serial > 0)
     let provided = try await holder.provider?.value
     #expect(provided != nil && provided !== made)
     let top: AsyncLazy<R26Leaf> = try await container.resolveAsync()
     _ = try await top.value
-    let sink: R26Sink = container.resolve(arg: 42)
+    let sink: R26Sink = try container.tryResolve(arguments: [42])
     #expect(sink.text.hasPrefix("42 "))
     let asyncSink: R26Sink = try await container.resolveAsync(arg: 7)
     #expect(asyncSink.text == sink.text.replacingOccurrences(of: "42", with: "7"))

@@ -318,8 +318,8 @@ private struct PRLarge {
     container.register { PRTracked(ledger) }.as(PRTracked.self, tag: PRPoint.self)
     container.register { (first: PRTracked) async in PRHost(first: first, ledger) }
     do {
-      let all: [PRTracked] = many(container.resolve())
-      let tagged: PRTracked = by(tag: PRPoint.self, on: container.resolve())
+      let all: [PRTracked] = try many(container.tryResolve())
+      let tagged: PRTracked = try by(tag: PRPoint.self, on: container.tryResolve())
       let viaAsync: PRTracked = try await container.resolveAsync()
       let host: PRHost = try await container.resolveAsync()
       #expect(all.count == 2)

@@ -11,7 +11,7 @@ import Testing
 func example_AsyncLazyWithArguments_swift_L9() async throws {
 #sourceLocation(file: "Sources/DIContainer/API/Delayed/AsyncLazyWithArguments.swift", line: 10)
   container.register { Connection(url: arg($0)) }
-  let connection: AsyncLazy1<Connection, String> = container.resolve()
+  let connection: AsyncLazy1<Connection, String> = try container.tryResolve()
   _ = connection
 #sourceLocation(file: "Sources/DIContainer/API/Delayed/AsyncLazyWithArguments.swift", line: 12)
   let db = try await connection.value("postgres://db")

@@ -11,7 +11,7 @@ import Testing
 func example_AsyncProviderWithArguments_swift_L5() async throws {
 #sourceLocation(file: "Sources/DIContainer/API/Delayed/AsyncProviderWithArguments.swift", line: 6)
   container.register { Kitten(name: arg($0)) }
-  let kittens: AsyncProvider1<Kitten, String> = container.resolve()
+  let kittens: AsyncProvider1<Kitten, String> = try container.tryResolve()
   _ = kittens
 #sourceLocation(file: "Sources/DIContainer/API/Delayed/AsyncProviderWithArguments.swift", line: 8)
   let mimi = try await kittens.value("Mimi")

@@ -45,20 +45,32 @@ func example_AsyncStartupAndShutdown_md_L51() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:90
-func example_AsyncStartupAndShutdown_md_L90() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 91)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:76
+func example_AsyncStartupAndShutdown_md_L76() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 77)
+  func handle() async throws {
+    let pool: AsyncPool = try await container.resolveAsync()   // awaits its factory if need be
+    let settings: Settings = try container.tryResolve()        // synchronous; throws a DIError
+    print(pool, settings)
+    // let stray: Settings = container.resolve()   // error: unavailable from async contexts
+  }
+#sourceLocation()
+}
+
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:109
+func example_AsyncStartupAndShutdown_md_L109() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 110)
   let made: AsyncPool = try await container.resolveAsync()   // at boot
   _ = made
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 92)
-  let pool: AsyncPool = container.resolve()                  // later: the cached instance
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 111)
+  let pool: AsyncPool = try container.tryResolve()           // later: the cached instance
   _ = pool
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:106
-func example_AsyncStartupAndShutdown_md_L106() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 107)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:125
+func example_AsyncStartupAndShutdown_md_L125() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 126)
   container.register(MailQueue.init)
     .injection { (queue: MailQueue, pool: AsyncPool) async in await pool.close() }
     .postInit { queue in await queue.flush() }
@@ -67,9 +79,9 @@ func example_AsyncStartupAndShutdown_md_L106() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:127
-func example_AsyncStartupAndShutdown_md_L127() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 128)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:146
+func example_AsyncStartupAndShutdown_md_L146() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 147)
   final class ReportJob {
     let pool: AsyncLazy<AsyncPool>
     init(pool: AsyncLazy<AsyncPool>) { self.pool = pool }
@@ -82,29 +94,29 @@ func example_AsyncStartupAndShutdown_md_L127() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:146
-func example_AsyncStartupAndShutdown_md_L146() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 147)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:165
+func example_AsyncStartupAndShutdown_md_L165() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 166)
   container.register { () async throws -> AsyncPool in try await AsyncPool.connect() }
     .lifetime(.single)
   try await container.initializeSingletonObjectsAsync()
-  let pool: AsyncPool = container.resolve()   // synchronous requests read it from now on
+  let pool: AsyncPool = try container.tryResolve()   // synchronous requests read it from now on
   _ = pool
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:164
-func example_AsyncStartupAndShutdown_md_L164() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 165)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:183
+func example_AsyncStartupAndShutdown_md_L183() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 184)
   container.register { () async throws -> AsyncPool in try await AsyncPool.connect() }
     .lifetime(.perFramework(.single))
     .onClean { pool in await pool.close() }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:182
-func example_AsyncStartupAndShutdown_md_L182() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 183)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:201
+func example_AsyncStartupAndShutdown_md_L201() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 202)
   func run(_ container: DIContainer) async throws {
     try await container.initializeSingletonObjectsAsync()
     // … serve requests until the process is asked to stop …
@@ -113,13 +125,13 @@ func example_AsyncStartupAndShutdown_md_L182() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:199
-func example_AsyncStartupAndShutdown_md_L199() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 200)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:218
+func example_AsyncStartupAndShutdown_md_L218() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 219)
   let status = try await container.withScope { scope in
     let handler: Handler = try await scope.resolveAsync()
     _ = handler
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 202)
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 221)
     handler.handle(request)
     return 200
   }

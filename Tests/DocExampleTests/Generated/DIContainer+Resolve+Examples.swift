@@ -23,31 +23,31 @@ func example_DIContainer_Resolve_swift_L24() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift:93
-func example_DIContainer_Resolve_swift_L93() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift", line: 94)
+// From Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift:97
+func example_DIContainer_Resolve_swift_L97() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift", line: 98)
   container.register(Presenter.self).injection(\.view)
   container.inject(into: presenter)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift:108
-func example_DIContainer_Resolve_swift_L108() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift", line: 109)
+// From Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift:116
+func example_DIContainer_Resolve_swift_L116() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift", line: 117)
   try container.tryInject(into: presenter)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift:132
-func example_DIContainer_Resolve_swift_L132() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift", line: 133)
+// From Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift:140
+func example_DIContainer_Resolve_swift_L140() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift", line: 141)
   try await container.injectAsync(into: presenter)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift:178
-func example_DIContainer_Resolve_swift_L178() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift", line: 179)
+// From Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift:186
+func example_DIContainer_Resolve_swift_L186() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift", line: 187)
   let cat: Cat = *container
   _ = cat
 #sourceLocation()

@@ -18,17 +18,17 @@ func example_DIContainer_ResolveFrom_swift_L18() throws {
 #sourceLocation()
 }
 
-// From Sources/DIFrameworks/DIContainer+ResolveFrom.swift:38
-func example_DIContainer_ResolveFrom_swift_L38() throws {
-#sourceLocation(file: "Sources/DIFrameworks/DIContainer+ResolveFrom.swift", line: 39)
+// From Sources/DIFrameworks/DIContainer+ResolveFrom.swift:42
+func example_DIContainer_ResolveFrom_swift_L42() throws {
+#sourceLocation(file: "Sources/DIFrameworks/DIContainer+ResolveFrom.swift", line: 43)
   let store: Store = try container.tryResolve(from: BillingFramework.self)
   _ = store
 #sourceLocation()
 }
 
-// From Sources/DIFrameworks/DIContainer+ResolveFrom.swift:54
-func example_DIContainer_ResolveFrom_swift_L54() async throws {
-#sourceLocation(file: "Sources/DIFrameworks/DIContainer+ResolveFrom.swift", line: 55)
+// From Sources/DIFrameworks/DIContainer+ResolveFrom.swift:58
+func example_DIContainer_ResolveFrom_swift_L58() async throws {
+#sourceLocation(file: "Sources/DIFrameworks/DIContainer+ResolveFrom.swift", line: 59)
   let store: Store = try await container.resolveAsync(from: BillingFramework.self)
   _ = store
 #sourceLocation()

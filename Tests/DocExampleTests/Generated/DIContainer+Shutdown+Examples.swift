@@ -17,8 +17,8 @@ func example_DIContainer_Shutdown_swift_L16() async throws {
 // From Sources/DIContainer/API/Container/DIContainer+Shutdown.swift:44
 func example_DIContainer_Shutdown_swift_L44() async throws {
 #sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer+Shutdown.swift", line: 45)
-  let status = await container.withScope { scope in
-    let handler: Handler = scope.resolve()
+  let status = try await container.withScope { scope in
+    let handler: Handler = try await scope.resolveAsync()
     _ = handler
 #sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer+Shutdown.swift", line: 47)
     handler.handle()

@@ -47,26 +47,26 @@ func example_DIResolver_swift_L49() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Resolution/DIResolver.swift:65
-func example_DIResolver_swift_L65() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver.swift", line: 66)
+// From Sources/DIContainer/API/Resolution/DIResolver.swift:69
+func example_DIResolver_swift_L69() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver.swift", line: 70)
   let cat: Cat = try container.tryResolve()
   _ = cat
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Resolution/DIResolver.swift:80
-func example_DIResolver_swift_L80() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver.swift", line: 81)
+// From Sources/DIContainer/API/Resolution/DIResolver.swift:84
+func example_DIResolver_swift_L84() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver.swift", line: 85)
   container.register { Cat(name: arg($0)) }
   let cat: Cat = resolver.resolve(arg: "Mimi")
   _ = cat
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Resolution/DIResolver.swift:104
-func example_DIResolver_swift_L104() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver.swift", line: 105)
+// From Sources/DIContainer/API/Resolution/DIResolver.swift:112
+func example_DIResolver_swift_L112() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver.swift", line: 113)
   let cat: Cat = resolver.resolve(args: "Mimi", 3)
   _ = cat
 #sourceLocation()

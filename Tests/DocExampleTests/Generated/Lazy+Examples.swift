@@ -38,59 +38,59 @@ extension LazyExamples {
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Delayed/Lazy.swift:69
-  func example_Lazy_swift_L69() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/Lazy.swift", line: 70)
+  // From Sources/DIContainer/API/Delayed/Lazy.swift:73
+  func example_Lazy_swift_L73() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/Lazy.swift", line: 74)
     let database = try lazyDatabase.tryValue()
     _ = database
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Delayed/Lazy.swift:78
-  func example_Lazy_swift_L78() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/Lazy.swift", line: 79)
+  // From Sources/DIContainer/API/Delayed/Lazy.swift:82
+  func example_Lazy_swift_L82() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/Lazy.swift", line: 83)
     if lazyDatabase.wasMade { lazyDatabase.value.close() }
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Delayed/Lazy.swift:92
-  func example_Lazy_swift_L92() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/Lazy.swift", line: 93)
+  // From Sources/DIContainer/API/Delayed/Lazy.swift:96
+  func example_Lazy_swift_L96() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/Lazy.swift", line: 97)
     let first = lazyDatabase.value
     _ = first
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/Lazy.swift", line: 94)
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/Lazy.swift", line: 98)
     lazyDatabase.clear()
     let second = lazyDatabase.value   // a new Database, for a .prototype one
     _ = second
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Delayed/Lazy.swift:104
-  func example_Lazy_swift_L104() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/Lazy.swift", line: 105)
+  // From Sources/DIContainer/API/Delayed/Lazy.swift:108
+  func example_Lazy_swift_L108() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/Lazy.swift", line: 109)
     let number: Lazy<Int> = container.resolve()
     _ = number
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/Lazy.swift", line: 106)
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/Lazy.swift", line: 110)
     print(number)   // Lazy<Int> (not made yet)
     _ = number.value
     print(number)   // Lazy<Int>: 1
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Delayed/Lazy.swift:122
-  func example_Lazy_swift_L122() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/Lazy.swift", line: 123)
+  // From Sources/DIContainer/API/Delayed/Lazy.swift:126
+  func example_Lazy_swift_L126() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/Lazy.swift", line: 127)
     let number: Lazy<Int> = container.resolve()
     _ = number
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/Lazy.swift", line: 124)
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/Lazy.swift", line: 128)
     print(number)                   // 1: the value, made now
     print(number.description)       // Lazy<Int>: 1
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Delayed/Lazy.swift:133
-  func example_Lazy_swift_L133() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/Lazy.swift", line: 134)
+  // From Sources/DIContainer/API/Delayed/Lazy.swift:137
+  func example_Lazy_swift_L137() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/Lazy.swift", line: 138)
     debugPrint(number)
 #sourceLocation()
   }

@@ -25,87 +25,87 @@ func example_LazyWithArguments_swift_L29() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Delayed/LazyWithArguments.swift:46
-func example_LazyWithArguments_swift_L46() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/LazyWithArguments.swift", line: 47)
+// From Sources/DIContainer/API/Delayed/LazyWithArguments.swift:50
+func example_LazyWithArguments_swift_L50() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/LazyWithArguments.swift", line: 51)
   let connection = try lazyConnection.tryValue("postgres://db")
   _ = connection
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Delayed/LazyWithArguments.swift:55
-func example_LazyWithArguments_swift_L55() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/LazyWithArguments.swift", line: 56)
+// From Sources/DIContainer/API/Delayed/LazyWithArguments.swift:59
+func example_LazyWithArguments_swift_L59() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/LazyWithArguments.swift", line: 60)
   if lazyConnection.wasMade { lazyConnection.value("").close() }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Delayed/LazyWithArguments.swift:65
-func example_LazyWithArguments_swift_L65() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/LazyWithArguments.swift", line: 66)
+// From Sources/DIContainer/API/Delayed/LazyWithArguments.swift:69
+func example_LazyWithArguments_swift_L69() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/LazyWithArguments.swift", line: 70)
   lazyConnection.clear()
   let other = lazyConnection.value("postgres://replica")
   _ = other
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Delayed/LazyWithArguments.swift:77
-func example_LazyWithArguments_swift_L77() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/LazyWithArguments.swift", line: 78)
+// From Sources/DIContainer/API/Delayed/LazyWithArguments.swift:81
+func example_LazyWithArguments_swift_L81() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/LazyWithArguments.swift", line: 82)
   print(lazyConnection)   // the type, then its value once made
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Delayed/LazyWithArguments.swift:87
-func example_LazyWithArguments_swift_L87() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/LazyWithArguments.swift", line: 88)
+// From Sources/DIContainer/API/Delayed/LazyWithArguments.swift:91
+func example_LazyWithArguments_swift_L91() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/LazyWithArguments.swift", line: 92)
   let connection: Lazy1<Connection, String> = container.resolve()
   _ = connection
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/LazyWithArguments.swift", line: 89)
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/LazyWithArguments.swift", line: 93)
   let db = connection.value("postgres://db")
   _ = db
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Delayed/LazyWithArguments.swift:95
-func example_LazyWithArguments_swift_L95() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/LazyWithArguments.swift", line: 96)
+// From Sources/DIContainer/API/Delayed/LazyWithArguments.swift:99
+func example_LazyWithArguments_swift_L99() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/LazyWithArguments.swift", line: 100)
   let cat: Lazy2<Cat, String, Int> = container.resolve()
   _ = cat
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/LazyWithArguments.swift", line: 97)
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/LazyWithArguments.swift", line: 101)
   let mimi = cat.value("Mimi", 3)
   _ = mimi
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Delayed/LazyWithArguments.swift:103
-func example_LazyWithArguments_swift_L103() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/LazyWithArguments.swift", line: 104)
+// From Sources/DIContainer/API/Delayed/LazyWithArguments.swift:107
+func example_LazyWithArguments_swift_L107() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/LazyWithArguments.swift", line: 108)
   let origin: Lazy3<Point, Int, Int, Int> = container.resolve()
   _ = origin
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/LazyWithArguments.swift", line: 105)
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/LazyWithArguments.swift", line: 109)
   let point = origin.value(0, 0, 0)
   _ = point
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Delayed/LazyWithArguments.swift:111
-func example_LazyWithArguments_swift_L111() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/LazyWithArguments.swift", line: 112)
+// From Sources/DIContainer/API/Delayed/LazyWithArguments.swift:115
+func example_LazyWithArguments_swift_L115() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/LazyWithArguments.swift", line: 116)
   let unit: Lazy4<Rect, Int, Int, Int, Int> = container.resolve()
   _ = unit
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/LazyWithArguments.swift", line: 113)
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/LazyWithArguments.swift", line: 117)
   let rect = unit.value(0, 0, 1, 1)
   _ = rect
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Delayed/LazyWithArguments.swift:119
-func example_LazyWithArguments_swift_L119() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/LazyWithArguments.swift", line: 120)
+// From Sources/DIContainer/API/Delayed/LazyWithArguments.swift:123
+func example_LazyWithArguments_swift_L123() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/LazyWithArguments.swift", line: 124)
   let first: Lazy5<Row, Int, String, String, Bool, Double> = container.resolve()
   _ = first
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/LazyWithArguments.swift", line: 121)
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/LazyWithArguments.swift", line: 125)
   let row = first.value(1, "a", "b", true, 0.5)
   _ = row
 #sourceLocation()

@@ -38,38 +38,38 @@ extension ProviderExamples {
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Delayed/Provider.swift:61
-  func example_Provider_swift_L61() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 62)
+  // From Sources/DIContainer/API/Delayed/Provider.swift:65
+  func example_Provider_swift_L65() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 66)
     let handler = try handlers.tryValue()
     _ = handler
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Delayed/Provider.swift:71
-  func example_Provider_swift_L71() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 72)
+  // From Sources/DIContainer/API/Delayed/Provider.swift:75
+  func example_Provider_swift_L75() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 76)
     let number: Provider<Int> = container.resolve()
     _ = number
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 73)
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 77)
     print(number)   // Provider<Int>
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Delayed/Provider.swift:87
-  func example_Provider_swift_L87() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 88)
+  // From Sources/DIContainer/API/Delayed/Provider.swift:91
+  func example_Provider_swift_L91() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 92)
     let number: Provider<Int> = container.resolve()
     _ = number
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 89)
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 93)
     print(number)                   // 1, then 2 on the next print
     print(number.description)       // Provider<Int>
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Delayed/Provider.swift:98
-  func example_Provider_swift_L98() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 99)
+  // From Sources/DIContainer/API/Delayed/Provider.swift:102
+  func example_Provider_swift_L102() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 103)
     debugPrint(number)
 #sourceLocation()
   }

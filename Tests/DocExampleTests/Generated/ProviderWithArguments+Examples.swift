@@ -25,71 +25,71 @@ func example_ProviderWithArguments_swift_L27() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Delayed/ProviderWithArguments.swift:44
-func example_ProviderWithArguments_swift_L44() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/ProviderWithArguments.swift", line: 45)
+// From Sources/DIContainer/API/Delayed/ProviderWithArguments.swift:48
+func example_ProviderWithArguments_swift_L48() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/ProviderWithArguments.swift", line: 49)
   let mimi = try kittens.tryValue("Mimi")
   _ = mimi
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Delayed/ProviderWithArguments.swift:55
-func example_ProviderWithArguments_swift_L55() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/ProviderWithArguments.swift", line: 56)
+// From Sources/DIContainer/API/Delayed/ProviderWithArguments.swift:59
+func example_ProviderWithArguments_swift_L59() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/ProviderWithArguments.swift", line: 60)
   print(kittens)   // the provider's type
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Delayed/ProviderWithArguments.swift:65
-func example_ProviderWithArguments_swift_L65() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/ProviderWithArguments.swift", line: 66)
+// From Sources/DIContainer/API/Delayed/ProviderWithArguments.swift:69
+func example_ProviderWithArguments_swift_L69() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/ProviderWithArguments.swift", line: 70)
   let kittens: Provider1<Kitten, String> = container.resolve()
   _ = kittens
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/ProviderWithArguments.swift", line: 67)
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/ProviderWithArguments.swift", line: 71)
   let mimi = kittens.value("Mimi")
   _ = mimi
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Delayed/ProviderWithArguments.swift:73
-func example_ProviderWithArguments_swift_L73() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/ProviderWithArguments.swift", line: 74)
+// From Sources/DIContainer/API/Delayed/ProviderWithArguments.swift:77
+func example_ProviderWithArguments_swift_L77() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/ProviderWithArguments.swift", line: 78)
   let cats: Provider2<Cat, String, Int> = container.resolve()
   _ = cats
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/ProviderWithArguments.swift", line: 75)
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/ProviderWithArguments.swift", line: 79)
   let mimi = cats.value("Mimi", 3)
   _ = mimi
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Delayed/ProviderWithArguments.swift:81
-func example_ProviderWithArguments_swift_L81() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/ProviderWithArguments.swift", line: 82)
+// From Sources/DIContainer/API/Delayed/ProviderWithArguments.swift:85
+func example_ProviderWithArguments_swift_L85() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/ProviderWithArguments.swift", line: 86)
   let points: Provider3<Point, Int, Int, Int> = container.resolve()
   _ = points
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/ProviderWithArguments.swift", line: 83)
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/ProviderWithArguments.swift", line: 87)
   let origin = points.value(0, 0, 0)
   _ = origin
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Delayed/ProviderWithArguments.swift:89
-func example_ProviderWithArguments_swift_L89() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/ProviderWithArguments.swift", line: 90)
+// From Sources/DIContainer/API/Delayed/ProviderWithArguments.swift:93
+func example_ProviderWithArguments_swift_L93() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/ProviderWithArguments.swift", line: 94)
   let rects: Provider4<Rect, Int, Int, Int, Int> = container.resolve()
   _ = rects
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/ProviderWithArguments.swift", line: 91)
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/ProviderWithArguments.swift", line: 95)
   let unit = rects.value(0, 0, 1, 1)
   _ = unit
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Delayed/ProviderWithArguments.swift:97
-func example_ProviderWithArguments_swift_L97() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/ProviderWithArguments.swift", line: 98)
+// From Sources/DIContainer/API/Delayed/ProviderWithArguments.swift:101
+func example_ProviderWithArguments_swift_L101() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/ProviderWithArguments.swift", line: 102)
   let rows: Provider5<Row, Int, String, String, Bool, Double> = container.resolve()
   _ = rows
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/ProviderWithArguments.swift", line: 99)
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/ProviderWithArguments.swift", line: 103)
   let row = rows.value(1, "a", "b", true, 0.5)
   _ = row
 #sourceLocation()

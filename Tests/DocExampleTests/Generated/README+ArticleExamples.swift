@@ -81,13 +81,13 @@ func example_README_md_L87() async throws {
 #sourceLocation()
 }
 
-// From README.md:106
-func example_README_md_L106() async throws {
-#sourceLocation(file: "README.md", line: 107)
+// From README.md:110
+func example_README_md_L110() async throws {
+#sourceLocation(file: "README.md", line: 111)
   try await container.withScope { scope in          // a request scope for an async body,
     let handler: Handler = try await scope.resolveAsync()   // closed, hooks awaited, when it ends
     _ = handler
-#sourceLocation(file: "README.md", line: 109)
+#sourceLocation(file: "README.md", line: 113)
     handler.handle(request)
   }
   await container.shutdown()                        // drops every instance, hooks newest first,

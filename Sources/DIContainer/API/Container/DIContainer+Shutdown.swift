@@ -42,8 +42,8 @@ extension DIContainer {
   /// - Throws: What `body` throws, unchanged.
   ///
   /// ```swift
-  /// let status = await container.withScope { scope in
-  ///   let handler: Handler = scope.resolve()
+  /// let status = try await container.withScope { scope in
+  ///   let handler: Handler = try await scope.resolveAsync()
   ///   handler.handle()
   ///   return 200
   /// }

@@ -8,7 +8,7 @@
 ///
 /// ```swift
 /// container.register { Connection(url: arg($0)) }
-/// let connection: AsyncLazy1<Connection, String> = container.resolve()
+/// let connection: AsyncLazy1<Connection, String> = try container.tryResolve()
 /// let db = try await connection.value("postgres://db")
 /// ```
 public final class AsyncLazyWithArguments<T, each Argument>: Sendable, CustomStringConvertible {

@@ -4,7 +4,7 @@
 ///
 /// ```swift
 /// container.register { Kitten(name: arg($0)) }
-/// let kittens: AsyncProvider1<Kitten, String> = container.resolve()
+/// let kittens: AsyncProvider1<Kitten, String> = try container.tryResolve()
 /// let mimi = try await kittens.value("Mimi")
 /// ```
 public struct AsyncProviderWithArguments<T, each Argument>: Sendable, CustomStringConvertible {

@@ -57,6 +57,10 @@ public final class Lazy<T>: Sendable, CustomStringConvertible {
   /// ```swift
   /// let database: Database = lazyDatabase.value
   /// ```
+  @available(
+    *, noasync,
+    message: "stops the program on a DIError; in async code use resolveAsync() or tryResolve()"
+  )
   public var value: T {
     core.trapping { () throws(DIError) in try tryValue() }
   }

@@ -29,6 +29,10 @@ public final class LazyWithArguments<T, each Argument>: Sendable, CustomStringCo
   /// ```swift
   /// let connection: Connection = lazyConnection.value("postgres://db")
   /// ```
+  @available(
+    *, noasync,
+    message: "stops the program on a DIError; in async code use resolveAsync() or tryResolve()"
+  )
   public func value(
     _ arguments: repeat each Argument, file: StaticString = #fileID, line: UInt = #line
   ) -> T {

@@ -49,6 +49,10 @@ public struct Provider<T>: Sendable, CustomStringConvertible {
   /// ```swift
   /// let handler: Handler = handlers.value
   /// ```
+  @available(
+    *, noasync,
+    message: "stops the program on a DIError; in async code use resolveAsync() or tryResolve()"
+  )
   public var value: T {
     core.trapping { () throws(DIError) in try tryValue() }
   }

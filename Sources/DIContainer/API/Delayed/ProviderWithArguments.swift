@@ -27,6 +27,10 @@ public struct ProviderWithArguments<T, each Argument>: Sendable, CustomStringCon
   /// ```swift
   /// let mimi: Kitten = kittens.value("Mimi")
   /// ```
+  @available(
+    *, noasync,
+    message: "stops the program on a DIError; in async code use resolveAsync() or tryResolve()"
+  )
   public func value(
     _ arguments: repeat each Argument, file: StaticString = #fileID, line: UInt = #line
   ) -> T {

@@ -28,6 +28,10 @@ extension DIRequestScope: DIResolver {
   /// let handler: Handler = scope.resolve()
   /// ```
   @inlinable @inline(__always)  // Cast where `T` is known (Benchmarks/PROFILE.md).
+  @available(
+    *, noasync,
+    message: "stops the program on a DIError; in async code use resolveAsync() or tryResolve()"
+  )
   public func resolve<T>(file: StaticString = #fileID, line: UInt = #line) -> T {
     do throws(DIError) {
       return try resolved(T.self, site: CallSite(file: file, line: line))

@@ -25,6 +25,10 @@ extension DIContainer: DIResolver {
   /// let cat: Cat = container.resolve()
   /// ```
   @inlinable @inline(__always)  // Cast where `T` is known (Benchmarks/PROFILE.md).
+  @available(
+    *, noasync,
+    message: "stops the program on a DIError; in async code use resolveAsync() or tryResolve()"
+  )
   public func resolve<T>(file: StaticString = #fileID, line: UInt = #line) -> T {
     do throws(DIError) {
       return try resolved(T.self, site: CallSite(file: file, line: line))
@@ -94,6 +98,10 @@ extension DIContainer: DIResolver {
   /// container.register(Presenter.self).injection(\.view)
   /// container.inject(into: presenter)
   /// ```
+  @available(
+    *, noasync,
+    message: "stops the program on a DIError; in async code use resolveAsync() or tryResolve()"
+  )
   public func inject<T>(into object: T, file: StaticString = #fileID, line: UInt = #line) {
     trappingResolution(file: file, line: line) { () throws(DIError) in
       try self.tryInject(into: object)
@@ -178,6 +186,10 @@ prefix operator *
 /// ```swift
 /// let cat: Cat = *container
 /// ```
+@available(
+  *, noasync,
+  message: "stops the program on a DIError; in async code use resolveAsync() or tryResolve()"
+)
 public prefix func * <T>(container: DIContainer) -> T {
   do throws(DIError) {
     return try DIResolutionContext.resolve(

@@ -51,6 +51,10 @@ extension DIResolver {
   /// let stray: Cat? = resolver.resolve()
   /// let cats: [Animal] = many(resolver.resolve())
   /// ```
+  @available(
+    *, noasync,
+    message: "stops the program on a DIError; in async code use resolveAsync() or tryResolve()"
+  )
   public func resolve<T>(file: StaticString = #fileID, line: UInt = #line) -> T {
     trappingResolution(file: file, line: line) { () throws(DIError) in
       try self.tryResolve(arguments: [])
@@ -81,6 +85,10 @@ extension DIResolver {
   /// container.register { Cat(name: arg($0)) }
   /// let cat: Cat = resolver.resolve(arg: "Mimi")
   /// ```
+  @available(
+    *, noasync,
+    message: "stops the program on a DIError; in async code use resolveAsync() or tryResolve()"
+  )
   public func resolve<T, Argument>(
     arg argument: Argument, file: StaticString = #fileID, line: UInt = #line
   ) -> T {
@@ -104,6 +112,10 @@ extension DIResolver {
   /// ```swift
   /// let cat: Cat = resolver.resolve(args: "Mimi", 3)
   /// ```
+  @available(
+    *, noasync,
+    message: "stops the program on a DIError; in async code use resolveAsync() or tryResolve()"
+  )
   public func resolve<T, First, each Rest>(
     args first: First, _ rest: repeat each Rest, file: StaticString = #fileID,
     line: UInt = #line
