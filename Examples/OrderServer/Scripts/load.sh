@@ -7,8 +7,9 @@
 #                                             [--connections N] [--requests N]
 #
 # --duration     seconds of each wrk run (default 10; at most 60)
-# --rounds       wrk runs per wiring, alternating the two (default 2; at most 5): requests/s
-#                on a shared machine vary from run to run, so every run is printed
+# --rounds       paired rounds, one wrk run per wiring each, alternating which goes first
+#                (default 2; at most 5): requests/s on a shared machine vary from run to
+#                run, so every run is printed
 # --connections  wrk's open connections (default 32)
 # --requests     requests of the callgrind loop (default 2000; at most 100000)
 #
@@ -41,9 +42,9 @@ if ! command -v wrk >/dev/null; then
     { echo "wrk could not be installed" >&2; exit 1; }
 fi
 
-echo "building the server (release)"
-swift build -c release --product OrderServer 2>&1 | tail -n 1
-bin="$(swift build -c release --show-bin-path)"
+echo "building the server (release, scratch path .build-release)"
+swift build -c release --product OrderServer --scratch-path .build-release 2>&1 | tail -n 1
+bin="$(swift build -c release --scratch-path .build-release --show-bin-path)"
 server="$bin/OrderServer"
 
 work=$(mktemp -d)
@@ -81,9 +82,12 @@ measure() {
 
 echo "wrk: $rounds × ${duration}s per wiring, $connections connections, GET /stock"
 via_di="" by_hand=""
-for _ in $(seq "$rounds"); do
-  measure via_di
-  measure by_hand --hand
+for round in $(seq "$rounds"); do
+  if [ $((round % 2)) -eq 1 ]; then
+    measure via_di; measure by_hand --hand
+  else
+    measure by_hand --hand; measure via_di
+  fi
 done
 ratios=$(paste <(tr ' ' '\n' <<<"${via_di# }") <(tr ' ' '\n' <<<"${by_hand# }") |
   awk '{ printf "%.2f ", $1 / $2 }')
