@@ -74,7 +74,7 @@ package struct DIResolutionContext: ~Copyable {
     requested type: Any.Type, in container: DIContainer, site: CallSite?,
     after found: inout PriorLookUp
   ) throws(DIError) -> MadeInstance? {
-    guard found.single != nil else { return nil }
+    guard found.foundCandidate else { return nil }
     var context = DIResolutionContext(
       handle: RequestHandle(
         container: container, request: found.request ?? ResolutionRequest.currentReference),
@@ -83,7 +83,7 @@ package struct DIResolutionContext: ~Copyable {
       // This context announced the new snapshot, so the generic path's context will
       // continue that announcement, not the look-up's: the candidate, maybe freed by
       // now, must not reach it.
-      found.single = nil
+      found.forgetCandidate()
       return nil
     }
     return try context.finishedInstance(of: single, requested: type)

@@ -6,8 +6,8 @@ struct PriorLookUp {
   /// The calling thread's request, once looked up.
   var request: Unretained<ResolutionRequest>?
   /// The only candidate: alive only while the thread's announcement has not moved since
-  /// the look-up, so a context reads it through ``candidate(for:)``.
-  var single: Unretained<Component>?
+  /// the look-up, so it is read through ``candidate(for:)`` only.
+  private var single: Unretained<Component>?
 
   /// Nothing looked up yet.
   @usableFromInline
@@ -19,6 +19,19 @@ struct PriorLookUp {
   func candidate(for handle: borrowing RequestHandle) -> Unretained<Component>? {
     guard let single, handle.continuesAnnouncement else { return nil }
     return single
+  }
+
+  /// Whether the look-up found an only candidate (which may be gone by now).
+  var foundCandidate: Bool { single != nil }
+
+  /// Forgets the candidate: the announcement it was read under is over.
+  mutating func forgetCandidate() {
+    single = nil
+  }
+
+  /// Records the only candidate, read under the thread's current announcement.
+  fileprivate mutating func record(_ candidate: Unretained<Component>) {
+    single = candidate
   }
 }
 
@@ -39,7 +52,7 @@ extension DIContainer {
       {
         return object
       }
-      found.single = single
+      found.record(single)
       return nil
     }
     if object == nil { found.request = request }
