@@ -7,12 +7,18 @@
 /// concurrent first requests make one instance.
 final class ScopedCell: Sendable {
   struct State: CellCreationState {
-    var currentMaking: Making?
+    /// Never `.ready`: the scope's storage keeps the instance, and is asked outside the
+    /// lock, before and after claiming the making.
+    var creation = Creation.absent
     /// The makings of an async component's instance, one at a time (``asyncOnce``).
     fileprivate var asyncOnce: AsyncOnce?
 
-    // The storage is asked outside the lock, before and after claiming the making.
-    var readyValue: Instance? { nil }
+    func _checkInvariants() {
+      #if DI_INTERNAL_CHECKS
+        precondition(creation.ready == nil, "a custom scope's cell keeps an instance")
+        creation.making?._checkInvariants()
+      #endif
+    }
   }
 
   let key: DIStorageKey
