@@ -207,7 +207,7 @@ private func itemOf<Tens: SCDigit, Ones: SCDigit>(
     // The making keeps a class instance: later looks find it, claim nothing.
     let object = RSCObject(PRLedger())
     let kept = scope.state.withLock { (state: inout DIRequestScope.State) -> Bool in
-      state[objectKey] = .absent  // The making ends, then its store keeps the value.
+      state[making: objectKey] = nil  // The making ends, then its store keeps the value.
       return state.keep(Instance(value: object), for: objectKey, hook: nil)
     }
     #expect(kept)
@@ -227,7 +227,7 @@ private func itemOf<Tens: SCDigit, Ones: SCDigit>(
       return
     }
     scope.state.withLock { (state: inout DIRequestScope.State) -> Void in
-      state[valueKey] = .absent
+      state[making: valueKey] = nil
       _ = state.keep(Instance(value: RSCValue(serial: 7)), for: valueKey, hook: nil)
     }
     guard case .undecided = scope.keptObjectOrClaim(for: valueKey, by: other) else {

@@ -81,19 +81,19 @@ public final class DIRequestScope: Sendable {
     /// The making of `key` under way, else its kept instance (never both: a making starts
     /// only for a key that has no instance).
     subscript(key: ObjectIdentifier) -> Creation {
-      get {
-        if let index = makingIndex(key) { return .making(makings[index].making) }
-        return instances[key].map(Creation.ready) ?? .absent
-      }
+      if let index = makingIndex(key) { return .making(makings[index].making) }
+      return instances[key].map(Creation.ready) ?? .absent
+    }
+
+    subscript(making key: ObjectIdentifier) -> Making? {
+      get { makingIndex(key).map { makings[$0].making } }
       set {
         guard let index = makingIndex(key) else {
-          if let making = newValue.making {
-            makings.append(KeyedMaking(key: key, making: making))
-          }
+          if let newValue { makings.append(KeyedMaking(key: key, making: newValue)) }
           return
         }
-        if let making = newValue.making {
-          makings[index].making = making
+        if let newValue {
+          makings[index].making = newValue
         } else {
           removeMaking(at: index)
         }

@@ -52,11 +52,13 @@ public final class AssociatedStorage: Sendable {
     /// there: a value ``AssociatedStorage/set(_:for:)`` while the owner's is being made,
     /// which the making's value replaces when it ends (what its waiters get).
     subscript(key: ObjectIdentifier) -> Creation {
-      get {
-        if let making = makings[key] { return .making(making) }
-        return ready(key).map(Creation.ready) ?? .absent
-      }
-      set { makings[key] = newValue.making }
+      if let making = makings[key] { return .making(making) }
+      return ready(key).map(Creation.ready) ?? .absent
+    }
+
+    subscript(making key: ObjectIdentifier) -> Making? {
+      get { makings[key] }
+      set { makings[key] = newValue }
     }
 
     func _checkInvariants() {

@@ -16,7 +16,7 @@ final class InstanceCell: Sendable {
     case weak(WeakReference)
   }
 
-  struct State: CellCreationState {
+  struct State: CreationState {
     fileprivate var slot: Slot = .empty
     /// When the kept instance was stored (see ``Teardown/nextSequence()``).
     fileprivate var sequence: UInt64 = 0
@@ -34,14 +34,15 @@ final class InstanceCell: Sendable {
     }
 
     /// The making under way, else the kept instance: an object held weakly that died
-    /// reads as absent. Setting it records the making only; ``keep(_:)`` keeps an
-    /// instance.
-    var creation: Creation {
-      get {
-        if let making { return .making(making) }
-        return readyValue.map(Creation.ready) ?? .absent
-      }
-      set { making = newValue.making }
+    /// reads as absent.
+    subscript(_: Void) -> Creation {
+      if let making { return .making(making) }
+      return readyValue.map(Creation.ready) ?? .absent
+    }
+
+    subscript(making _: Void) -> Making? {
+      get { making }
+      set { making = newValue }
     }
 
     /// Keeps `instance` (weakly for a `.weak` lifetime when it is an object), unless the

@@ -4,8 +4,21 @@
 /// while it is being made, from inside its own making, is a cycle error, not a hang; a
 /// failed attempt leaves nothing, so a later call tries again.
 final class MadeOnce: Sendable {
-  struct State: CellCreationState {
+  struct State: CreationState {
     var creation = Creation.absent
+
+    subscript(_: Void) -> Creation { creation }
+
+    subscript(making _: Void) -> Making? {
+      get { creation.making }
+      set {
+        if let newValue {
+          creation = .making(newValue)
+        } else if case .making = creation {
+          creation = .absent
+        }
+      }
+    }
 
     func _checkInvariants() {
       #if DI_INTERNAL_CHECKS

@@ -6,17 +6,25 @@
 /// ready instance costs one storage lookup; a miss goes through ``CreateOnce``, so
 /// concurrent first requests make one instance.
 final class ScopedCell: Sendable {
-  struct State: CellCreationState {
-    /// Never `.ready`: the scope's storage keeps the instance, and is asked outside the
-    /// lock, before and after claiming the making.
-    var creation = Creation.absent
+  struct State: CreationState {
+    var making: Making?
     /// The makings of an async component's instance, one at a time (``asyncOnce``).
     fileprivate var asyncOnce: AsyncOnce?
 
+    /// Never `.ready`: the scope's storage keeps the instance, and is asked outside the
+    /// lock, before and after claiming the making.
+    subscript(_: Void) -> Creation {
+      making.map(Creation.making) ?? .absent
+    }
+
+    subscript(making _: Void) -> Making? {
+      get { making }
+      set { making = newValue }
+    }
+
     func _checkInvariants() {
       #if DI_INTERNAL_CHECKS
-        precondition(creation.ready == nil, "a custom scope's cell keeps an instance")
-        creation.making?._checkInvariants()
+        making?._checkInvariants()
       #endif
     }
   }
