@@ -69,7 +69,7 @@ protocol CreationState {
   /// request scope, a retired cell).
   ///
   /// Apart from ``subscript(_:)``: reads and writes of a making then move no ``Creation``,
-  /// which one that holds an instance copies through its value witnesses (~1,300
+  /// which one that holds an instance copies through its value witnesses (~470
   /// instructions more per S8 operation, two `.scoped` makings).
   subscript(making key: Key) -> Making? { get set }
   /// Why no new making may start now (a closed request scope's state); nil when one may.
