@@ -192,7 +192,7 @@ private func itemOf<Tens: SCDigit, Ones: SCDigit>(
       Issue.record("the first look at an absent key did not claim its making")
       return
     }
-    let making = scope.state.withLock { $0.making(objectKey) }
+    let making = scope.state.withLock { $0[objectKey].making }
     #expect(making?.creator == me)
     #expect(making?.token == token)
     // A making under way, this request's or another's: undecided, nothing claimed again.
@@ -207,9 +207,8 @@ private func itemOf<Tens: SCDigit, Ones: SCDigit>(
     // The making keeps a class instance: later looks find it, claim nothing.
     let object = RSCObject(PRLedger())
     let kept = scope.state.withLock { (state: inout DIRequestScope.State) -> Bool in
-      let kept = state.keep(Instance(value: object), for: objectKey, hook: nil)
-      _ = state.endMaking(objectKey, token: token)
-      return kept
+      state[making: objectKey] = nil  // The making ends, then its store keeps the value.
+      return state.keep(Instance(value: object), for: objectKey, hook: nil)
     }
     #expect(kept)
     guard case .kept(let found) = scope.keptObjectOrClaim(for: objectKey, by: other) else {
@@ -223,13 +222,13 @@ private func itemOf<Tens: SCDigit, Ones: SCDigit>(
     #expect(noMakingIsLeft(in: scope))
 
     // A kept struct is no class instance: undecided, and not claimed either.
-    guard case .claimed(let valueToken) = scope.keptObjectOrClaim(for: valueKey, by: me) else {
+    guard case .claimed = scope.keptObjectOrClaim(for: valueKey, by: me) else {
       Issue.record("the first look at another absent key did not claim it")
       return
     }
     scope.state.withLock { (state: inout DIRequestScope.State) -> Void in
+      state[making: valueKey] = nil
       _ = state.keep(Instance(value: RSCValue(serial: 7)), for: valueKey, hook: nil)
-      _ = state.endMaking(valueKey, token: valueToken)
     }
     guard case .undecided = scope.keptObjectOrClaim(for: valueKey, by: other) else {
       Issue.record("a kept struct was taken for a class instance, or claimed again")

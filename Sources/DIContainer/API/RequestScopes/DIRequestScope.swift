@@ -74,19 +74,38 @@ public final class DIRequestScope: Sendable {
       asyncOnces.removeAll(keepingCapacity: true)
       if let spare = spareInstances.take() { instances = spare }
       isClosed = false
+      _checkInvariants()
       return true
     }
 
-    func probe(_ key: ObjectIdentifier) -> CreationProbe {
-      if let instance = instances[key] { return .ready(instance) }
-      return making(key).map(CreationProbe.making) ?? .absent
+    /// The making of `key` under way, else its kept instance (never both: a making starts
+    /// only for a key that has no instance).
+    subscript(key: ObjectIdentifier) -> Creation {
+      if let index = makingIndex(key) { return .making(makings[index].making) }
+      return instances[key].map(Creation.ready) ?? .absent
+    }
+
+    subscript(making key: ObjectIdentifier) -> Making? {
+      get { makingIndex(key).map { makings[$0].making } }
+      set {
+        guard let index = makingIndex(key) else {
+          if let newValue { makings.append(KeyedMaking(key: key, making: newValue)) }
+          return
+        }
+        if let newValue {
+          makings[index].making = newValue
+        } else {
+          removeMaking(at: index)
+        }
+      }
     }
 
     /// A closed scope makes no new instance.
     var refusal: DIError? { isClosed ? DIRequestScope.closedError : nil }
 
-    func making(_ key: ObjectIdentifier) -> Making? {
-      makingIndex(key).map { makings[$0].making }
+    /// Whether the instance of `key` is being made.
+    func isMaking(_ key: ObjectIdentifier) -> Bool {
+      makingIndex(key) != nil
     }
 
     /// Where the making of `key` is in `makings`. Searched from the end, with an index
@@ -96,29 +115,6 @@ public final class DIRequestScope: Sendable {
       var index = makings.count - 1
       while index >= 0, makings[index].key != key { index -= 1 }
       return index >= 0 ? index : nil
-    }
-
-    mutating func setMaking(_ making: Making?, for key: ObjectIdentifier) {
-      guard let index = makingIndex(key) else {
-        if let making { makings.append(KeyedMaking(key: key, making: making)) }
-        return
-      }
-      if let making {
-        makings[index].making = making
-      } else {
-        removeMaking(at: index)
-      }
-    }
-
-    mutating func startMaking(_ making: Making, for key: ObjectIdentifier) {
-      makings.append(KeyedMaking(key: key, making: making))
-    }
-
-    mutating func endMaking(_ key: ObjectIdentifier, token: UInt64) -> Bool {
-      guard let index = makingIndex(key) else { return false }
-      let hadWaiters = makings[index].making.hasWaiters
-      if makings[index].making.token == token { removeMaking(at: index) }
-      return hadWaiters
     }
 
     /// Removes the making at `index`, the last one usually (makings end in the reverse
@@ -142,6 +138,24 @@ public final class DIRequestScope: Sendable {
           Teardown(instance: instance, sequence: Teardown.nextSequence(), hook: hook))
       }
       return true
+    }
+
+    func _checkInvariants() {
+      #if DI_INTERNAL_CHECKS
+        for (index, keyed) in makings.enumerated() {
+          keyed.making._checkInvariants()
+          precondition(instances[keyed.key] == nil, "a .scoped instance kept while being made")
+          for earlier in makings[..<index] {
+            precondition(earlier.key != keyed.key, "two makings of one .scoped instance")
+            precondition(earlier.making.token != keyed.making.token, "two makings, one token")
+          }
+        }
+        precondition(
+          teardowns.count <= instances.entries.count, "a teardown without its kept instance")
+        if isClosed {
+          precondition(instances.isEmpty, "a closed scope keeps instances")
+        }
+      #endif
     }
   }
 
@@ -251,6 +265,7 @@ public final class DIRequestScope: Sendable {
         teardowns = state.spareTeardowns.take() ?? []
         swap(&teardowns, &state.teardowns)
       }
+      state._checkInvariants()
       return (instances, teardowns)
     }
   }

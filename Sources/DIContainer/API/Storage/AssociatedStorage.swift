@@ -48,15 +48,33 @@ public final class AssociatedStorage: Sendable {
       return entry.value
     }
 
-    func probe(_ key: ObjectIdentifier) -> CreationProbe {
-      if let ready = ready(key) { return .ready(ready) }
-      return makings[key].map(CreationProbe.making) ?? .absent
+    /// The making of `key`'s value under way, else the live owner's value. Both may be
+    /// there: a value ``AssociatedStorage/set(_:for:)`` while the owner's is being made,
+    /// which the making's value replaces when it ends (what its waiters get).
+    subscript(key: ObjectIdentifier) -> Creation {
+      if let making = makings[key] { return .making(making) }
+      return ready(key).map(Creation.ready) ?? .absent
     }
 
-    func making(_ key: ObjectIdentifier) -> Making? { makings[key] }
+    subscript(making key: ObjectIdentifier) -> Making? {
+      get { makings[key] }
+      set { makings[key] = newValue }
+    }
 
-    mutating func setMaking(_ making: Making?, for key: ObjectIdentifier) {
-      makings[key] = making
+    func _checkInvariants() {
+      #if DI_INTERNAL_CHECKS
+        var tokens = Set<UInt64>()
+        for making in makings.values {
+          making._checkInvariants()
+          precondition(tokens.insert(making.token).inserted, "two makings, one token")
+        }
+        for (key, entry) in entries {
+          // A dead owner's entry waits for a sweep; a live one is under its own key.
+          guard let owner = entry.owner.object else { continue }
+          precondition(ObjectIdentifier(owner) == key, "a value kept under another owner's key")
+        }
+        precondition(operations >= 0 && sweptCount >= 0, "negative sweep counts")
+      #endif
     }
 
     /// Counts an operation; sweeps when due. Returns the dead owners' values, to release
@@ -81,6 +99,7 @@ public final class AssociatedStorage: Sendable {
       }
       operations = 0
       sweptCount = entries.count
+      _checkInvariants()
       return dropped
     }
   }
@@ -147,6 +166,7 @@ public final class AssociatedStorage: Sendable {
       if let replaced = state.entries.updateValue(entry, forKey: ObjectIdentifier(owner)) {
         dropped.append(replaced.value)
       }
+      state._checkInvariants()
       return dropped
     }
   }
@@ -176,6 +196,7 @@ public final class AssociatedStorage: Sendable {
       // A value of another type is absent for this form, which replaces it.
       guard let typed = found.value as? Value else {
         if let removed = state.entries.removeValue(forKey: id) { dropped.append(removed.value) }
+        state._checkInvariants()
         return (nil, dropped)
       }
       return (typed, dropped)

@@ -23,65 +23,74 @@ final class PartialInstance: Sendable {
   }
 }
 
-/// What a ``CreationState`` holds for a key.
-enum CreationProbe {
+/// What a place holds for one key, as ``CreateOnce`` sees it: the one state every caching
+/// lifetime, `Lazy`, a request scope and ``AssociatedStorage`` move through.
+///
+/// `absent` → `making` (a request claims it) → `ready` (its making's store keeps the value)
+/// or `absent` again (the making failed, its value was refused, or a custom scope's storage
+/// keeps it). A `ready` value may go back to `absent` too (cleaned, or a weakly held object
+/// that died).
+enum Creation {
+  /// Nothing: the next request claims the making (unless the state refuses it).
   case absent
-  case ready(Instance)
+  /// A request makes the value: it alone may read what the making published; the others
+  /// wait for it to end.
   case making(Making)
+  /// The value is kept: every request gets it.
+  case ready(Instance)
+
+  /// The making under way, if this is one.
+  @inline(__always)
+  var making: Making? {
+    if case .making(let making) = self { making } else { nil }
+  }
+
+  /// The kept value, if this is one.
+  @inline(__always)
+  var ready: Instance? {
+    if case .ready(let instance) = self { instance } else { nil }
+  }
 }
 
-/// State guarded by a ``Locked`` that keeps made values, and values being made, by key.
+/// State guarded by a ``Locked`` that holds a ``Creation`` for each key.
+///
+/// Internal checks: ``_checkInvariants()`` checks the state under the `DI_INTERNAL_CHECKS`
+/// compilation condition (`swift test -Xswiftc -DDI_INTERNAL_CHECKS`) and is empty
+/// otherwise; every transition of ``CreateOnce`` and of the conformers ends with it.
 protocol CreationState {
   associatedtype Key
-  /// What is kept for `key`: a made value, a making under way, or nothing.
-  func probe(_ key: Key) -> CreationProbe
-  /// The making under way for `key`, if any.
-  func making(_ key: Key) -> Making?
-  /// Records the making of the value for `key`, or forgets it (nil) when it was never
-  /// stored.
-  mutating func setMaking(_ making: Making?, for key: Key)
+  /// What is held for `key`. A making under way shows before a value: only
+  /// ``AssociatedStorage`` holds both at once (a value set while its owner's is being made,
+  /// which the making's value replaces when it ends).
+  subscript(key: Key) -> Creation { get }
+  /// The making of `key` under way: the part of ``subscript(_:)`` that ``CreateOnce``
+  /// writes. Setting a making records (or updates) it, nil forgets it; a value becomes
+  /// `.ready` through the store of the making's caller, which may refuse it (a closed
+  /// request scope, a retired cell).
+  ///
+  /// Apart from ``subscript(_:)``: reads and writes of a making then move no ``Creation``,
+  /// which one that holds an instance copies through its value witnesses (~470
+  /// instructions more per S8 operation, two `.scoped` makings).
+  subscript(making key: Key) -> Making? { get set }
   /// Why no new making may start now (a closed request scope's state); nil when one may.
   var refusal: DIError? { get }
-  /// Records `making` for `key`, which ``probe(_:)`` found absent.
-  mutating func startMaking(_ making: Making, for key: Key)
-  /// Forgets the making of `key` when it is `token`'s.
-  ///
-  /// - Returns: Whether the making kept for `key` had waiters.
-  mutating func endMaking(_ key: Key, token: UInt64) -> Bool
+  /// Stops the program when the state breaks one of its invariants, under
+  /// `DI_INTERNAL_CHECKS`; does nothing (and costs nothing) otherwise.
+  func _checkInvariants()
 }
 
 extension CreationState {
   var refusal: DIError? { nil }
-
-  mutating func startMaking(_ making: Making, for key: Key) {
-    setMaking(making, for: key)
-  }
-
-  mutating func endMaking(_ key: Key, token: UInt64) -> Bool {
-    guard let making = making(key) else { return false }
-    if making.token == token { setMaking(nil, for: key) }
-    return making.hasWaiters
-  }
 }
 
-/// A ``CreationState`` that keeps one value: a cell.
-protocol CellCreationState: CreationState where Key == Void {
-  /// The kept value, if there is one.
-  var readyValue: Instance? { get }
-  /// The making under way, if any.
-  var currentMaking: Making? { get set }
-}
-
-extension CellCreationState {
-  func probe(_ key: Void) -> CreationProbe {
-    if let ready = readyValue { return .ready(ready) }
-    return currentMaking.map(CreationProbe.making) ?? .absent
-  }
-
-  func making(_ key: Void) -> Making? { currentMaking }
-
-  mutating func setMaking(_ making: Making?, for key: Void) {
-    currentMaking = making
+extension Making {
+  /// The invariants of a making, which its state's ``CreationState/_checkInvariants()``
+  /// checks.
+  func _checkInvariants() {
+    #if DI_INTERNAL_CHECKS
+      precondition(
+        token != 0 && token <= CreateOnce.lastToken, "a making's token was never handed out")
+    #endif
   }
 }
 
@@ -93,9 +102,10 @@ struct Publisher<State: CreationState> {
 
   func callAsFunction(_ partial: Any) {
     locked.withLock { state in
-      guard var making = state.making(key) else { return }
+      guard var making = state[making: key] else { return }
       making.partial = PartialInstance(partial)
-      state.setMaking(making, for: key)
+      state[making: key] = making
+      state._checkInvariants()
     }
   }
 }
@@ -193,7 +203,7 @@ enum CreateOnce {
   ) throws(DIError) -> Claim {
     try locked.withLockWaiting { (state, waiter) throws(DIError) -> Claim in
       while true {
-        switch state.probe(key) {
+        switch state[key] {
         case .ready(let instance):
           return .ready(instance)
         case .absent:
@@ -206,7 +216,8 @@ enum CreateOnce {
           }
           if !making.hasWaiters {
             making.hasWaiters = true
-            state.setMaking(making, for: key)
+            state[making: key] = making
+            state._checkInvariants()
           }
           waiter.wait()
           WaitGraph.end(me)
@@ -223,9 +234,13 @@ enum CreateOnce {
     _ update: (inout State) -> Result
   ) -> Result {
     let (result, hadWaiters) = locked.withLock { state in
-      // `update` keeps a value; no update touches the makings.
+      // The making ends before `update` keeps the value: no key is ever both ready and
+      // being made (no update touches the makings).
+      let making = state[making: key]
+      if let making, making.token == token { state[making: key] = nil }
       let result = update(&state)
-      return (result, state.endMaking(key, token: token))
+      state._checkInvariants()
+      return (result, making?.hasWaiters ?? false)
     }
     if hadWaiters {
       WaitGraph.release(token)
@@ -244,13 +259,19 @@ enum CreateOnce {
     in state: inout State, key: State.Key, by creator: ObjectIdentifier
   ) -> UInt64 {
     let token = newToken()
-    state.startMaking(Making(creator: creator, token: token), for: key)
+    state[making: key] = Making(creator: creator, token: token)
+    state._checkInvariants()
     return token
   }
 
   /// A token no making had before.
   static func newToken() -> UInt64 {
     nextToken.wrappingAdd(1, ordering: .relaxed).newValue
+  }
+
+  /// The last token handed out (for ``Making/_checkInvariants()``).
+  static var lastToken: UInt64 {
+    nextToken.load(ordering: .relaxed)
   }
 }
 

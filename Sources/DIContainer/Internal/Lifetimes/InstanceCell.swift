@@ -16,22 +16,41 @@ final class InstanceCell: Sendable {
     case weak(WeakReference)
   }
 
-  struct State: CellCreationState {
+  struct State: CreationState {
     fileprivate var slot: Slot = .empty
     /// When the kept instance was stored (see ``Teardown/nextSequence()``).
     fileprivate var sequence: UInt64 = 0
-    var currentMaking: Making?
+    fileprivate var making: Making?
+    /// Whether the cell holds its instance weakly when it is an object (a `.weak`
+    /// lifetime).
+    fileprivate let isWeak: Bool
     /// Set by ``retire()``: the cell is no longer reachable, so it keeps nothing more.
     fileprivate var isRetired = false
     /// The makings of an async component's instance, one at a time (``asyncOnce``).
     fileprivate var asyncOnce: AsyncOnce?
 
+    fileprivate init(isWeak: Bool) {
+      self.isWeak = isWeak
+    }
+
+    /// The making under way, else the kept instance: an object held weakly that died
+    /// reads as absent.
+    subscript(_: Void) -> Creation {
+      if let making { return .making(making) }
+      return readyValue.map(Creation.ready) ?? .absent
+    }
+
+    subscript(making _: Void) -> Making? {
+      get { making }
+      set { making = newValue }
+    }
+
     /// Keeps `instance` (weakly for a `.weak` lifetime when it is an object), unless the
     /// cell is retired: then it comes back with its stamp, for its hook to run.
-    mutating func keep(_ instance: Instance, weak: Bool) -> (Instance, UInt64)? {
+    mutating func keep(_ instance: Instance) -> (Instance, UInt64)? {
       let sequence = Teardown.nextSequence()
       guard !isRetired else { return (instance, sequence) }
-      if weak {
+      if isWeak {
         slot = classInstance(instance.value).map { .weak(WeakReference($0)) } ?? .empty
       } else {
         slot = .strong(instance)
@@ -40,6 +59,7 @@ final class InstanceCell: Sendable {
       return nil
     }
 
+    /// The kept instance, if there is one (a weakly held object only while it lives).
     var readyValue: Instance? {
       switch slot {
       case .empty: nil
@@ -47,15 +67,35 @@ final class InstanceCell: Sendable {
       case .weak(let reference): reference.object.map { Instance(value: $0) }
       }
     }
+
+    func _checkInvariants() {
+      #if DI_INTERNAL_CHECKS
+        if let making {
+          making._checkInvariants()
+          precondition(readyValue == nil, "a cell keeps an instance while one is being made")
+        }
+        switch slot {
+        case .empty: break
+        case .strong:
+          precondition(!isWeak, "a .weak lifetime's cell holds its instance strongly")
+        case .weak:
+          precondition(isWeak, "a cell holds its instance weakly for a lifetime that is not .weak")
+        }
+        if isRetired {
+          guard case .empty = slot else { preconditionFailure("a retired cell keeps an instance") }
+        }
+      #endif
+    }
   }
 
-  private let state = Locked(State())
+  private let state: Locked<State>
   /// The kept instance when it is an object held strongly, for reads without the lock.
   private let published = UnsafePublishedObject()
   let isWeak: Bool
 
   init(weak: Bool) {
     self.isWeak = weak
+    state = Locked(State(isWeak: weak))
   }
 
   /// One making at a time of an async component's instance for this cell, across tasks.
@@ -88,18 +128,17 @@ final class InstanceCell: Sendable {
     for request: ResolutionRequest, hook: CleanHook?,
     _ make: (_ publish: (Any) -> Void) throws(DIError) -> (Any, complete: Bool)
   ) throws(DIError) -> Any {
-    let weak = isWeak
     let (instance, late) = try CreateOnce.valueOrOpen(
       in: state, key: (), for: request,
       make: { (publisher) throws(DIError) in
         let (value, complete) = try make { publisher($0) }
         return (Instance(value: value), complete)
       },
-      store: { state, instance in keep(instance, in: &state, weak: weak) },
+      store: { state, instance in keep(instance, in: &state) },
       leaveOpen: { instance, making in
         request.leaveOpen { keep in
           guard keep else { return making.abandon() }
-          if let late = making.commit({ self.keep(instance, in: &$0, weak: weak) }) {
+          if let late = making.commit({ self.keep(instance, in: &$0) }) {
             Self.drop(late, hook: hook)
           }
         }
@@ -108,13 +147,12 @@ final class InstanceCell: Sendable {
     return instance.value
   }
 
-  /// Keeps `instance` in `state` (see ``State/keep(_:weak:)``), under the lock, and
-  /// publishes it when it is an object held strongly.
-  private func keep(_ instance: Instance, in state: inout State, weak: Bool) -> (
-    Instance, UInt64
-  )? {
-    let late = state.keep(instance, weak: weak)
-    if late == nil, !weak, let object = UnsafeExactCast.object(of: instance.value) {
+  /// Keeps `instance` in `state` (see ``State/keep(_:)``), under the lock, and publishes
+  /// it when it is an object held strongly.
+  private func keep(_ instance: Instance, in state: inout State) -> (Instance, UInt64)? {
+    let late = state.keep(instance)
+    state._checkInvariants()
+    if late == nil, !isWeak, let object = UnsafeExactCast.object(of: instance.value) {
       published.publish(object)
     }
     return late
@@ -144,6 +182,7 @@ final class InstanceCell: Sendable {
       if retiring { state.isRetired = true }
       let dropped = state.readyValue
       state.slot = .empty
+      state._checkInvariants()
       return (dropped.map { ($0, state.sequence) }, published.withdraw())
     }
     // `dropped` holds the object until the caller is done with it.

@@ -6,13 +6,27 @@
 /// ready instance costs one storage lookup; a miss goes through ``CreateOnce``, so
 /// concurrent first requests make one instance.
 final class ScopedCell: Sendable {
-  struct State: CellCreationState {
-    var currentMaking: Making?
+  struct State: CreationState {
+    var making: Making?
     /// The makings of an async component's instance, one at a time (``asyncOnce``).
     fileprivate var asyncOnce: AsyncOnce?
 
-    // The storage is asked outside the lock, before and after claiming the making.
-    var readyValue: Instance? { nil }
+    /// Never `.ready`: the scope's storage keeps the instance, and is asked outside the
+    /// lock, before and after claiming the making.
+    subscript(_: Void) -> Creation {
+      making.map(Creation.making) ?? .absent
+    }
+
+    subscript(making _: Void) -> Making? {
+      get { making }
+      set { making = newValue }
+    }
+
+    func _checkInvariants() {
+      #if DI_INTERNAL_CHECKS
+        making?._checkInvariants()
+      #endif
+    }
   }
 
   let key: DIStorageKey

@@ -59,7 +59,7 @@ extension DIRequestScope {
       if let kept = state.instances.keptObject(for: key) {
         return kept.map(FirstLook.kept) ?? .undecided
       }
-      guard state.refusal == nil, state.making(key) == nil else { return .undecided }
+      guard state.refusal == nil, !state.isMaking(key) else { return .undecided }
       return .claimed(token: CreateOnce.startMaking(in: &state, key: key, by: request))
     }
   }
