@@ -86,8 +86,8 @@ public final class DIRequestScope: Sendable {
     }
 
     subscript(making key: ObjectIdentifier) -> Making? {
-      get { makingIndex(key).map { makings[$0].making } }
-      set {
+      @inline(__always) get { makingIndex(key).map { makings[$0].making } }
+      @inline(__always) set {
         guard let index = makingIndex(key) else {
           if let newValue { makings.append(KeyedMaking(key: key, making: newValue)) }
           return
@@ -111,6 +111,7 @@ public final class DIRequestScope: Sendable {
     /// Where the making of `key` is in `makings`. Searched from the end, with an index
     /// loop that reads the keys in place (`firstIndex(where:)` copied each making):
     /// makings usually end in the reverse order of their start.
+    @inline(__always)
     private func makingIndex(_ key: ObjectIdentifier) -> Int? {
       var index = makings.count - 1
       while index >= 0, makings[index].key != key { index -= 1 }

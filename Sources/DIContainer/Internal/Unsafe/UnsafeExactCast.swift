@@ -215,7 +215,7 @@ extension SmallIdentityMap where Slot == Instance {
     guard let position = position(of: key) else { return nil }
     return unsafe entries.withUnsafeBufferPointer { entries in
       unsafe UnsafeRuntimeLayout.object(
-        in: (entries.baseAddress! + position).pointer(to: \.slot.unchecked.wrapped)!)
+        in: (entries.baseAddress! + position).pointer(to: \.slot)!.pointer(to: \.value)!)
     }
   }
 }
