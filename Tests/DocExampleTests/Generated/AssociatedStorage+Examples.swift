@@ -29,56 +29,56 @@ extension AssociatedStorageExamples {
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Storage/AssociatedStorage.swift:92
-  func example_AssociatedStorage_swift_L92() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Storage/AssociatedStorage.swift", line: 93)
+  // From Sources/DIContainer/API/Storage/AssociatedStorage.swift:111
+  func example_AssociatedStorage_swift_L111() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Storage/AssociatedStorage.swift", line: 112)
     let storage = AssociatedStorage()
     _ = storage
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Storage/AssociatedStorage.swift:102
-  func example_AssociatedStorage_swift_L102() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Storage/AssociatedStorage.swift", line: 103)
+  // From Sources/DIContainer/API/Storage/AssociatedStorage.swift:121
+  func example_AssociatedStorage_swift_L121() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Storage/AssociatedStorage.swift", line: 122)
     let dependent: Dependent = storage.get(for: owner)
     _ = dependent
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Storage/AssociatedStorage.swift:114
-  func example_AssociatedStorage_swift_L114() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Storage/AssociatedStorage.swift", line: 115)
+  // From Sources/DIContainer/API/Storage/AssociatedStorage.swift:133
+  func example_AssociatedStorage_swift_L133() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Storage/AssociatedStorage.swift", line: 134)
     let state: OwnerState = storage.get(for: owner)   // OwnerState(with: owner)
     _ = state
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Storage/AssociatedStorage.swift:126
-  func example_AssociatedStorage_swift_L126() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Storage/AssociatedStorage.swift", line: 127)
+  // From Sources/DIContainer/API/Storage/AssociatedStorage.swift:145
+  func example_AssociatedStorage_swift_L145() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Storage/AssociatedStorage.swift", line: 146)
     let dependent: Dependent? = storage.get(for: owner)
     _ = dependent
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Storage/AssociatedStorage.swift:139
-  func example_AssociatedStorage_swift_L139() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Storage/AssociatedStorage.swift", line: 140)
+  // From Sources/DIContainer/API/Storage/AssociatedStorage.swift:158
+  func example_AssociatedStorage_swift_L158() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Storage/AssociatedStorage.swift", line: 159)
     storage.set(Dependent(), for: owner)
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Storage/AssociatedStorage.swift:164
-  func example_AssociatedStorage_swift_L164() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Storage/AssociatedStorage.swift", line: 165)
+  // From Sources/DIContainer/API/Storage/AssociatedStorage.swift:184
+  func example_AssociatedStorage_swift_L184() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Storage/AssociatedStorage.swift", line: 185)
     let dependent: Dependent = storage.get(for: owner) { owner in Dependent() }
     _ = dependent
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Storage/AssociatedStorage.swift:204
-  func example_AssociatedStorage_swift_L204() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Storage/AssociatedStorage.swift", line: 205)
+  // From Sources/DIContainer/API/Storage/AssociatedStorage.swift:225
+  func example_AssociatedStorage_swift_L225() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Storage/AssociatedStorage.swift", line: 226)
     print(storage.count)
 #sourceLocation()
   }

@@ -22,16 +22,16 @@ func example_DIComponentBuilder_Injection_swift_L33() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Registration/DIComponentBuilder+Injection.swift:59
-func example_DIComponentBuilder_Injection_swift_L59() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder+Injection.swift", line: 60)
+// From Sources/DIContainer/API/Registration/DIComponentBuilder+Injection.swift:61
+func example_DIComponentBuilder_Injection_swift_L61() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder+Injection.swift", line: 62)
   container.register(Cat.init).injection { cat, food in cat.feed(food) }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Registration/DIComponentBuilder+Injection.swift:92
-func example_DIComponentBuilder_Injection_swift_L92() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder+Injection.swift", line: 93)
+// From Sources/DIContainer/API/Registration/DIComponentBuilder+Injection.swift:94
+func example_DIComponentBuilder_Injection_swift_L94() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder+Injection.swift", line: 95)
   container.register(Cat.init)
     .injection { (cat: Cat, food: Food) async in await cat.eat(food) }
 #sourceLocation()

@@ -27,12 +27,12 @@ func example_DIContainer_swift_L36() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Container/DIContainer.swift:62
-func example_DIContainer_swift_L62() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 63)
+// From Sources/DIContainer/API/Container/DIContainer.swift:64
+func example_DIContainer_swift_L64() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 65)
   let tenant = DIContainer(parent: container)
   _ = tenant
-#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 64)
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 66)
   tenant.register(TenantStore.init).as(Store.self)   // overrides the parent's Store here
   let store: Store = tenant.resolve()
   _ = store

@@ -24,29 +24,29 @@ func example_DIRequestScope_swift_L21() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/RequestScopes/DIRequestScope.swift:165
-func example_DIRequestScope_swift_L165() throws {
-#sourceLocation(file: "Sources/DIContainer/API/RequestScopes/DIRequestScope.swift", line: 166)
+// From Sources/DIContainer/API/RequestScopes/DIRequestScope.swift:180
+func example_DIRequestScope_swift_L180() throws {
+#sourceLocation(file: "Sources/DIContainer/API/RequestScopes/DIRequestScope.swift", line: 181)
   scope.close()
   #expect(scope.isClosed)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/RequestScopes/DIRequestScope.swift:182
-func example_DIRequestScope_swift_L182() throws {
-#sourceLocation(file: "Sources/DIContainer/API/RequestScopes/DIRequestScope.swift", line: 183)
+// From Sources/DIContainer/API/RequestScopes/DIRequestScope.swift:197
+func example_DIRequestScope_swift_L197() throws {
+#sourceLocation(file: "Sources/DIContainer/API/RequestScopes/DIRequestScope.swift", line: 198)
   let scope = container.makeScope()
   _ = scope
-#sourceLocation(file: "Sources/DIContainer/API/RequestScopes/DIRequestScope.swift", line: 184)
+#sourceLocation(file: "Sources/DIContainer/API/RequestScopes/DIRequestScope.swift", line: 199)
   defer { scope.close() }
   let handler: Handler = scope.resolve()
   _ = handler
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/RequestScopes/DIRequestScope.swift:194
-func example_DIRequestScope_swift_L194() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/RequestScopes/DIRequestScope.swift", line: 195)
+// From Sources/DIContainer/API/RequestScopes/DIRequestScope.swift:209
+func example_DIRequestScope_swift_L209() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/RequestScopes/DIRequestScope.swift", line: 210)
   await scope.closeAwaitingHooks()
 #sourceLocation()
 }
