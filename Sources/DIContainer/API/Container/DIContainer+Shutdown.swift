@@ -17,6 +17,15 @@ extension DIContainer {
   /// await container.shutdown()   // in a server's graceful shutdown, after the listener stops
   /// ```
   public func shutdown() async {
+    let teardowns = retire()
+    DISetting.Log.log(.info, "shutting down: \(teardowns.count) instances with onClean hooks")
+    await Teardown.runAwaiting(teardowns)
+    await TeardownTasks.waitForAll()
+  }
+
+  /// Shuts the container down, as ``shutdown()`` does, except that the hooks are left to the
+  /// caller: it returns the teardowns of every instance it dropped.
+  func retire() -> [Teardown] {
     let components = snapshot.components
     edit { $0.isShutDown = true }
     var teardowns = drop(components, retiring: true) { _ in true }
@@ -26,9 +35,7 @@ extension DIContainer {
     }
     teardowns += scopes.values.flatMap { $0.drop() }
     teardowns += openScopes.takeAll().flatMap { DIRequestScope.drop($0) ?? [] }
-    DISetting.Log.log(.info, "shutting down: \(teardowns.count) instances with onClean hooks")
-    await Teardown.runAwaiting(teardowns)
-    await TeardownTasks.waitForAll()
+    return teardowns
   }
 
   /// Runs `body` with a new request scope, and closes the scope when `body` returns or

@@ -16,7 +16,7 @@ extension DIContainer {
   /// let log: RequestLog = scope.resolve()
   /// ```
   public func makeScope() -> DIRequestScope {
-    DIRequestScope(container: self)
+    DIRequestScope(container: overrideLevel ?? self)
   }
 
   /// The request scope of `owner` (a request, a connection, a job): made on first call,
@@ -40,6 +40,7 @@ extension DIContainer {
   /// let same: RequestLog = container.scope(for: request).resolve()   // the same log
   /// ```
   public func scope(for owner: some AnyObject) -> DIRequestScope {
+    if let level = overrideLevel { return level.scope(for: owner) }
     let owned: OwnedScope = ownerScopes.get(for: owner) { _ in
       OwnedScope(DIRequestScope(container: self, holdingWeakly: true))
     }

@@ -44,6 +44,20 @@ extension DIContainer: DIResolver {
   /// a trapping form knows it.
   @inlinable @inline(__always)
   func resolved<T>(_ type: T.Type, site: CallSite?) throws(DIError) -> T {
+    if _slowPath(OverrideLevels.areInUse) { return try resolvedInOverrideLevel(T.self, site: site) }
+    return try resolvedHere(T.self, site: site)
+  }
+
+  /// ``resolved(_:site:)`` while some task has an override level: from the level that answers
+  /// for this container in this task, if there is one.
+  @usableFromInline @inline(never)
+  func resolvedInOverrideLevel<T>(_ type: T.Type, site: CallSite?) throws(DIError) -> T {
+    try (currentOverrideLevel() ?? self).resolvedHere(T.self, site: site)
+  }
+
+  /// ``resolved(_:site:)`` from this container itself, whatever override the task has.
+  @inlinable @inline(__always)
+  func resolvedHere<T>(_ type: T.Type, site: CallSite?) throws(DIError) -> T {
     // Not through `publishedObject(or:)`: this closure would not be inlined.
     var found = PriorLookUp()
     if let object = publishedObject(of: T.self, found: &found) {
@@ -117,6 +131,7 @@ extension DIContainer: DIResolver {
   /// try container.tryInject(into: presenter)
   /// ```
   public func tryInject<T>(into object: T) throws(DIError) {
+    if let level = overrideLevel { return try level.tryInject(into: object) }
     try DIResolutionContext.with(self, requester: nil) { (context) throws(DIError) in
       let component = try context.injectionTarget(T.self)
       do throws(DIError) {
@@ -141,6 +156,7 @@ extension DIContainer: DIResolver {
   /// try await container.injectAsync(into: presenter)
   /// ```
   public func injectAsync<T>(into object: T) async throws(DIError) {
+    if let level = overrideLevel { return try await level.injectAsync(into: object) }
     let component = try await resolvingAsync(requester: nil, arguments: nil, requestScope: nil) {
       (context) throws(DIError) in try context.injectionTarget(T.self)
     }
@@ -166,6 +182,9 @@ extension DIContainer: DIResolver {
   package func resolve<T>(
     _ type: T.Type, from framework: DIModuleID?, arguments: [Any]?
   ) throws(DIError) -> T {
+    if let level = overrideLevel {
+      return try level.resolve(T.self, from: framework, arguments: arguments)
+    }
     guard let arguments else {
       return try DIResolutionContext.resolve(T.self, in: self, requester: framework)
     }
@@ -193,7 +212,7 @@ prefix operator *
 public prefix func * <T>(container: DIContainer) -> T {
   do throws(DIError) {
     return try DIResolutionContext.resolve(
-      T.self, in: container, requester: nil, site: .starOperator)
+      T.self, in: container.overrideLevel ?? container, requester: nil, site: .starOperator)
   } catch {
     let site = CallSite.starOperator
     failResolution(error, requestedAt: "\(site)", file: site.file, line: site.line)

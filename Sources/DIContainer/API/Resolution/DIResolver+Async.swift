@@ -111,7 +111,10 @@ extension DIContainer {
     _ type: T.Type, from framework: DIModuleID?, arguments: [Any]?,
     requestScope: DIRequestScope? = nil
   ) async throws(DIError) -> T {
-    try await resolvingAsync(
+    if requestScope == nil, let level = overrideLevel {
+      return try await level.resolveAsync(T.self, from: framework, arguments: arguments)
+    }
+    return try await resolvingAsync(
       requester: framework, arguments: arguments, requestScope: requestScope
     ) { (context) throws(DIError) -> T in
       try context.valueWithArguments(T.self, tag: nil)

@@ -36,6 +36,11 @@ extension DIContainer {
   func resolveAsync<T>(
     _ type: T.Type, after error: DIError, requestScope: DIRequestScope?
   ) async throws(DIError) -> T {
+    // The first attempt ran on the task's override level, if it has one: the request goes on
+    // there.
+    if requestScope == nil, let level = overrideLevel {
+      return try await level.resolveAsync(T.self, after: error, requestScope: nil)
+    }
     let resumption = try AsyncResumption(after: error)
     return try await resolvingAsync(
       requester: nil, arguments: nil, requestScope: requestScope, resuming: resumption
