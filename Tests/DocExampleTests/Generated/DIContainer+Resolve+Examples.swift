@@ -23,31 +23,31 @@ func example_DIContainer_Resolve_swift_L24() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift:97
-func example_DIContainer_Resolve_swift_L97() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift", line: 98)
+// From Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift:111
+func example_DIContainer_Resolve_swift_L111() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift", line: 112)
   container.register(Presenter.self).injection(\.view)
   container.inject(into: presenter)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift:116
-func example_DIContainer_Resolve_swift_L116() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift", line: 117)
+// From Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift:130
+func example_DIContainer_Resolve_swift_L130() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift", line: 131)
   try container.tryInject(into: presenter)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift:140
-func example_DIContainer_Resolve_swift_L140() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift", line: 141)
+// From Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift:155
+func example_DIContainer_Resolve_swift_L155() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift", line: 156)
   try await container.injectAsync(into: presenter)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift:186
-func example_DIContainer_Resolve_swift_L186() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift", line: 187)
+// From Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift:205
+func example_DIContainer_Resolve_swift_L205() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift", line: 206)
   let cat: Cat = *container
   _ = cat
 #sourceLocation()

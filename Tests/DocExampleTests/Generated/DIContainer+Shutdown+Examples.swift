@@ -14,13 +14,13 @@ func example_DIContainer_Shutdown_swift_L16() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Container/DIContainer+Shutdown.swift:44
-func example_DIContainer_Shutdown_swift_L44() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer+Shutdown.swift", line: 45)
+// From Sources/DIContainer/API/Container/DIContainer+Shutdown.swift:51
+func example_DIContainer_Shutdown_swift_L51() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer+Shutdown.swift", line: 52)
   let status = try await container.withScope { scope in
     let handler: Handler = try await scope.resolveAsync()
     _ = handler
-#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer+Shutdown.swift", line: 47)
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer+Shutdown.swift", line: 54)
     handler.handle()
     return 200
   }

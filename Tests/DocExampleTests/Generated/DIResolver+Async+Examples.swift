@@ -55,20 +55,20 @@ func example_DIResolver_Async_swift_L101() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Resolution/DIResolver+Async.swift:131
-func example_DIResolver_Async_swift_L131() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 132)
+// From Sources/DIContainer/API/Resolution/DIResolver+Async.swift:134
+func example_DIResolver_Async_swift_L134() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 135)
   let scope = container.makeScope()
   _ = scope
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 133)
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 136)
   let handler: Handler = try await scope.resolveAsync()
   _ = handler
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Resolution/DIResolver+Async.swift:152
-func example_DIResolver_Async_swift_L152() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 153)
+// From Sources/DIContainer/API/Resolution/DIResolver+Async.swift:155
+func example_DIResolver_Async_swift_L155() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 156)
   let handler: Handler = try await scope.resolveAsync(arguments: [])
   _ = handler
 #sourceLocation()

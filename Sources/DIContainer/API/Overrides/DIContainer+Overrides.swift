@@ -30,8 +30,8 @@ extension DIContainer {
   /// - Throws: What `overrides` or `operation` throws, after the level's hooks ran.
   ///
   /// ```swift
-  /// let report: Report = try await container.withOverrides { level in
-  ///   level.register { FixedClock(now: 0) }.as(Clock.self)
+  /// let service: ProfileService = try await container.withOverrides { level in
+  ///   level.register(FakeClock.init).as(Clock.self)
   /// } operation: {
   ///   try await container.resolveAsync()
   /// }
@@ -57,7 +57,7 @@ extension DIContainer {
 
   /// Runs the synchronous `operation` with `overrides` registered on top of this container
   /// for the current thread's task (or the thread, outside a task) only: the form of
-  /// ``withOverrides(isolation:_:operation:)`` for synchronous code.
+  /// ``withOverrides(isolation:_:operation:)`` for synchronous code (see <doc:TestingWithOverrides>).
   ///
   /// The level's cached instances are dropped when `operation` returns or throws; their
   /// synchronous `onClean` hooks run before this returns, the `async` ones on a task of their
@@ -70,8 +70,8 @@ extension DIContainer {
   /// - Throws: What `overrides` or `operation` throws, after the level's hooks ran.
   ///
   /// ```swift
-  /// let report: Report = try container.withOverrides { level in
-  ///   level.register { FixedClock(now: 0) }.as(Clock.self)
+  /// let service: ProfileService = try container.withOverrides { level in
+  ///   level.register(FakeClock.init).as(Clock.self)
   /// } operation: {
   ///   try container.tryResolve()
   /// }
