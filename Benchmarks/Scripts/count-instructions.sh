@@ -20,6 +20,8 @@
 #                       id, DIContainer instructions, allocations, hand-written instructions,
 #                       allocations (tab-separated; "-" where there is none)
 #   --keep DIR          keep the callgrind output files in DIR (default: deleted at the end)
+#   --override-elsewhere  measure with another thread inside a `withOverrides` operation the
+#                       whole time (every request then reads the task-local override list)
 #
 # Method: `compare --profile S --count N [--implementation …]` runs a scenario's operation N
 # times, untimed, and prints the heap allocations those N operations made (the malloc
@@ -50,10 +52,11 @@ s9_count=1
 s12_count=200
 tsv=""
 keep=""
+profile_extra=()
 
 # Prints the usage above and exits with $1 (default 2).
 usage() {
-  sed -n '2,24s/^# \{0,1\}//p' "$0" >&2
+  sed -n '2,26s/^# \{0,1\}//p' "$0" >&2
   exit "${1:-2}"
 }
 
@@ -67,6 +70,7 @@ while (($# > 0)); do
     --s12-count) s12_count="${2:?--s12-count needs a number}"; shift 2 ;;
     --tsv) tsv="${2:?--tsv needs a file}"; shift 2 ;;
     --keep) keep="${2:?--keep needs a folder}"; shift 2 ;;
+    --override-elsewhere) profile_extra+=(--override-elsewhere); shift ;;
     -h | --help) usage 0 ;;
     *) echo "unknown option: $1" >&2; usage ;;
   esac
@@ -143,7 +147,8 @@ measure() {
   if [[ -f "$out.result" ]]; then cat "$out.result"; return; fi
   valgrind --tool=callgrind --callgrind-out-file="$out" \
     "$work/compare" --profile "$scenario" --count "$operations" \
-    --implementation "$implementation" > "$out.stdout" 2> "$out.log" ||
+    --implementation "$implementation" ${profile_extra[@]+"${profile_extra[@]}"} \
+    > "$out.stdout" 2> "$out.log" ||
     { log "callgrind failed for $scenario $implementation $operations:"; cat "$out.log" >&2; exit 1; }
   if [[ -n "$keep" ]]; then cp "$out" "$keep/"; fi
   allocations="$(sed -n 's/^ran .*; allocations: \([0-9]*\)$/\1/p' "$out.stdout")"

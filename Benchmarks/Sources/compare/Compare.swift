@@ -1,5 +1,6 @@
 // `swift run -c release --package-path Benchmarks compare [--quick] [--rounds N]
-//   [--min-ms N] [--only S1,S3] [--json FILE] [--profile S3 --count N] [--memory]`
+//   [--min-ms N] [--only S1,S3] [--json FILE] [--profile S3 --count N [--override-elsewhere]]
+//   [--memory]`
 //
 // Compares hand-written construction, DIContainer and Swinject 2.10 on the scenarios of
 // the issue and prints Markdown tables. See Benchmarks/README.md.
@@ -47,6 +48,8 @@ enum Compare {
         print("\(scenario.id) has no form with \(implementation.title)")
         exit(2)
       }
+      // With `--override-elsewhere`, another thread holds a `withOverrides` level meanwhile.
+      if arguments.contains("--override-elsewhere") { holdAnOverrideElsewhere() }
       let operation = workload.setup()
       bench_allocations_start()
       operation(count)
