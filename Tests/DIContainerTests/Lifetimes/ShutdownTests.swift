@@ -256,3 +256,66 @@ private final class LateConnection: Sendable {
     #expect(error?.code == .containerShutDown)
   }
 }
+
+private final class SharedPool: Sendable {}
+
+/// Registers the one `.single` pool of a registration site shared by every container that
+/// calls it.
+private func registerSharedPool(in container: DIContainer, cleaned: Counter) {
+  container.register(SharedPool.init)
+    .lifetime(.single)
+    .onClean { _ in _ = cleaned.next() }
+}
+
+@Suite struct ConcurrentShutdownTests {
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
+  func concurrentShutdownCallsAllReturnAfterEveryHookRan() async throws {
+    let container = DIContainer()
+    let gate = Gate()
+    let done = Counter()
+    // 21 cached instances, each with an async hook that waits at the gate.
+    container.register { Pool(log: EventLog(), name: "\(arg($0) as Int)") }
+      .lifetime(.multiton)
+      .onClean { _ in
+        await gate.pass()
+        _ = done.next()
+      }
+    for index in 0..<21 {
+      let _: Pool = try container.tryResolve(arguments: [index])
+    }
+    let first = Task { () -> Int in
+      await container.shutdown()
+      return done.value
+    }
+    // The first call is running its hooks: the second one starts while they wait.
+    #expect(await gate.waitForArrivals(1, seconds: 600))
+    let second = Task { () -> Int in
+      await container.shutdown()
+      return done.value
+    }
+    for _ in 0..<100 { await Task.yield() }
+    gate.open()
+    #expect(await first.value == 21)
+    #expect(await second.value == 21, "the second call returned before the hooks had run")
+  }
+
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
+  func aSingleSharedByTwoContainersIsCleanedByTheLastOneToShutDown() async throws {
+    let cleaned = Counter()
+    let first = DIContainer()
+    let second = DIContainer()
+    registerSharedPool(in: first, cleaned: cleaned)
+    registerSharedPool(in: second, cleaned: cleaned)
+    let fromFirst: SharedPool = try first.tryResolve()
+    let fromSecond: SharedPool = try second.tryResolve()
+    #expect(fromFirst === fromSecond)
+
+    await first.shutdown()
+    #expect(cleaned.value == 0, "the second container still hands the pool out")
+    let again: SharedPool = try second.tryResolve()
+    #expect(again === fromFirst)
+
+    await second.shutdown()
+    #expect(cleaned.value == 1)
+  }
+}

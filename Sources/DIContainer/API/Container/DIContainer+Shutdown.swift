@@ -13,21 +13,47 @@ extension DIContainer {
   /// run. It then waits for the `async` hooks that synchronous calls (`clean()`, `close()`,
   /// …) started on tasks of their own. A child container's parent is not shut down.
   ///
+  /// Calls made while one runs (a signal handler and the service lifecycle, say) return
+  /// when it returns: after every hook has run. A `.single` or `.perApplication` instance,
+  /// which every container with its registration shares, is dropped only by the last of
+  /// those containers to shut down, never while another still hands it out.
+  ///
   /// ```swift
   /// await container.shutdown()   // in a server's graceful shutdown, after the listener stops
   /// ```
   public func shutdown() async {
-    let teardowns = retire()
-    DISetting.Log.log(.info, "shutting down: \(teardowns.count) instances with onClean hooks")
-    await Teardown.runAwaiting(teardowns)
-    await TeardownTasks.waitForAll()
+    switch retire() {
+    case .retired(let teardowns, let finished):
+      DISetting.Log.log(.info, "shutting down: \(teardowns.count) instances with onClean hooks")
+      await Teardown.runAwaiting(teardowns)
+      await TeardownTasks.waitForAll()
+      finished.signal()
+    case .retiring(let finished):
+      // Another call shuts it down: return when it has, every hook run.
+      await finished.wait()
+    }
+  }
+
+  /// What ``retire()`` did.
+  enum Retirement {
+    /// It shut the container down: the teardowns of every instance it dropped, for the
+    /// caller to run, and the event to signal once they have run.
+    case retired([Teardown], finished: AsyncEvent)
+    /// An earlier call shuts it down; the event happens once that call's hooks have run.
+    case retiring(AsyncEvent)
   }
 
   /// Shuts the container down, as ``shutdown()`` does, except that the hooks are left to the
-  /// caller: it returns the teardowns of every instance it dropped.
-  func retire() -> [Teardown] {
+  /// caller; or, when shutting down began already, says so.
+  func retire() -> Retirement {
     let components = snapshot.components
-    edit { $0.isShutDown = true }
+    let (first, finished) = edit { registry -> (Bool, AsyncEvent) in
+      if let finished = registry.shutDown { return (false, finished) }
+      let finished = AsyncEvent()
+      registry.shutDown = finished
+      return (true, finished)
+    }
+    guard first else { return .retiring(finished) }
     var teardowns = drop(components, retiring: true) { _ in true }
     var scopes: [ObjectIdentifier: DIScope] = [:]
     for component in components {
@@ -35,7 +61,7 @@ extension DIContainer {
     }
     teardowns += scopes.values.flatMap { $0.drop() }
     teardowns += openScopes.takeAll().flatMap { DIRequestScope.drop($0) ?? [] }
-    return teardowns
+    return .retired(teardowns, finished: finished)
   }
 
   /// Runs `body` with a new request scope, and closes the scope when `body` returns or

@@ -108,7 +108,7 @@ public final class DIContainer: Sendable {
       registry.isShutDown
       ? Snapshot(components: [], imports: [:], isShutDown: true)
       : Snapshot(
-        components: registry.compile(owner: ObjectIdentifier(self)),
+        components: registry.compile(for: self),
         imports: Self.imports(registry.imports, inheriting: parentSnapshot),
         loaded: registry.loaded,
         parent: parent.map { Snapshot.Level(container: $0, snapshot: parentSnapshot!) })

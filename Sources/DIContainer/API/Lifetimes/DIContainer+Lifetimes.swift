@@ -105,7 +105,7 @@ extension DIContainer {
   ///   keep nothing from now on, so an instance that a request still under way makes is
   ///   dropped, its hook run, instead of being kept where nothing would ever clean it.
   ///   Process-wide cells (`.single`, `.perApplication`) serve other containers too: they
-  ///   are cleared only.
+  ///   are cleared only, and only by the last open container that compiled them.
   func drop(
     _ components: [Component], retiring: Bool = false, where matching: (Component) -> Bool
   ) -> [Teardown] {
@@ -114,9 +114,13 @@ extension DIContainer {
     for component in components where matching(component) {
       let start = dropped.count
       switch component.storage {
+      case .cell(let cell) where retiring && component.lifetime.isProcessWide:
+        // Cleared by the last open container that hands it out.
+        if ApplicationCells.release(cell, by: self), let kept = cell.clear() {
+          dropped.append(kept)
+        }
       case .cell(let cell):
-        let retires = retiring && !component.lifetime.isProcessWide
-        if let kept = retires ? cell.retire() : cell.clear() { dropped.append(kept) }
+        if let kept = retiring ? cell.retire() : cell.clear() { dropped.append(kept) }
       case .multiton(let cells): dropped.append(contentsOf: cells.clear(retiring: retiring))
       default: break
       }

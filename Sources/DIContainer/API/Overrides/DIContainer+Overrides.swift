@@ -47,10 +47,10 @@ extension DIContainer {
     do {
       try overrides(entry.level)
       let result = try await OverrideLevels.$current.withValue(entry, operation: operation)
-      await Teardown.runAwaiting(entry.level.retire())
+      await entry.level.shutdownQuietly()
       return result
     } catch {
-      await Teardown.runAwaiting(entry.level.retire())
+      await entry.level.shutdownQuietly()
       throw error
     }
   }
@@ -84,8 +84,30 @@ extension DIContainer {
     let entry = OverrideLevels.entry(over: self)
     OverrideLevels.enter()
     defer { OverrideLevels.leave() }
-    defer { Teardown.run(entry.level.retire()) }
+    defer { entry.level.retireQuietly() }
     try overrides(entry.level)
     return try OverrideLevels.$current.withValue(entry, operation: operation)
+  }
+}
+
+extension DIContainer {
+  /// Shuts an override level down as ``shutdown()`` does, without its log line: the end of
+  /// every `withOverrides` is no news.
+  fileprivate func shutdownQuietly() async {
+    switch retire() {
+    case .retired(let teardowns, let finished):
+      await Teardown.runAwaiting(teardowns)
+      finished.signal()
+    case .retiring(let finished):
+      await finished.wait()
+    }
+  }
+
+  /// Shuts an override level down from synchronous code: the synchronous steps of the hooks
+  /// run now, the `async` ones on a task of their own (``shutdown()`` awaits them).
+  fileprivate func retireQuietly() {
+    guard case .retired(let teardowns, let finished) = retire() else { return }
+    Teardown.run(teardowns)
+    finished.signal()
   }
 }

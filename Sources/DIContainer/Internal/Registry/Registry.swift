@@ -23,7 +23,10 @@ struct Registry: Sendable {
   /// makes them publish a new snapshot, which sees it.
   var children: [WeakReference] = []
   /// Whether ``DIContainer/shutdown()`` ran: the snapshot has no component any more.
-  var isShutDown = false
+  var isShutDown: Bool { shutDown != nil }
+  /// Set when ``DIContainer/shutdown()`` begins: what happens once its hooks have all run,
+  /// which a second, concurrent `shutdown()` awaits.
+  var shutDown: AsyncEvent?
 
   /// The innermost module of `kind` being loaded on `thread`. A part counts only inside
   /// the innermost framework: a framework's components do not belong to the part that
@@ -83,8 +86,9 @@ struct Registry: Sendable {
   }
 
   /// Compiles every draft that changed since the last snapshot, as registrations of
-  /// `owner`, and returns them all.
-  mutating func compile(owner: ObjectIdentifier) -> [Component] {
+  /// `container`, and returns them all.
+  mutating func compile(for container: DIContainer) -> [Component] {
+    let owner = ObjectIdentifier(container)
     var components: [Component] = []
     components.reserveCapacity(registrations.count)
     for index in registrations.indices {
@@ -95,7 +99,7 @@ struct Registry: Sendable {
         // Compiled where it lies: each copy of a draft out of its slot is a memcpy.
         let component = pending.update(at: pendingIndex) { (slot) -> Component in
           guard slot != nil else { preconditionFailure("a pending draft compiled twice") }
-          let storage = Self.storage(for: &slot!)
+          let storage = Self.storage(for: &slot!, in: container)
           return Component(draft: slot.take()!, storage: storage, owner: owner)
         }
         registrations[index] = .compiled(component)
@@ -106,8 +110,11 @@ struct Registry: Sendable {
     return components
   }
 
-  /// Where the instances of `draft` are kept; its cell is made once and reused.
-  private static func storage(for draft: inout ComponentDraft) -> InstanceStorage {
+  /// Where the instances of `draft`, a registration of `container`, are kept; its cell is
+  /// made once and reused.
+  private static func storage(
+    for draft: inout ComponentDraft, in container: DIContainer
+  ) -> InstanceStorage {
     let lifetime = draft.lifetime
     switch lifetime {
     case .prototype: return .none
@@ -125,7 +132,8 @@ struct Registry: Sendable {
         ApplicationCells.cell(
           for: .init(
             implementation: ObjectIdentifier(draft.implementation),
-            file: "\(draft.file)", line: draft.line, weak: weak)))
+            file: "\(draft.file)", line: draft.line, weak: weak),
+          heldBy: container))
     }
     if let cell = draft.cell, cell.isWeak == weak { return .cell(cell) }
     let cell = InstanceCell(weak: weak)
