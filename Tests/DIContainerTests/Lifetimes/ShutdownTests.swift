@@ -255,6 +255,53 @@ private final class LateConnection: Sendable {
     }
     #expect(error?.code == .containerShutDown)
   }
+
+  /// An async `.custom(scope)` making that ends after `shutdown()` dropped the scope's
+  /// instances: the scope keeps nothing and the instance's hook runs once (the request,
+  /// which goes on after the making, fails as every request does after shutdown).
+  @Test(
+    .timeLimit(.minutes(TestEnvironment.hangMinutes)),
+    arguments: ["sync hook", "async hook"])
+  func anAsyncCustomScopeInstanceFinishedAfterShutdownBeganIsCleanedOnce(
+    hook: String
+  ) async throws {
+    let container = DIContainer()
+    let storage = DICacheStorage()
+    let session = DIScope(name: "LateSession", storage: storage)
+    let gate = Gate()
+    let closes = Counter()
+    let closed = Signal()
+    let builder = container.register { () async -> LateConnection in
+      await gate.pass()
+      return LateConnection()
+    }
+    .lifetime(.custom(session))
+    if hook == "sync hook" {
+      builder.onClean { _ in
+        _ = closes.next()
+        closed.signal()
+      }
+    } else {
+      builder.onClean { _ in
+        await Task.yield()
+        _ = closes.next()
+        closed.signal()
+      }
+    }
+    let request = Task { () throws(DIError) -> LateConnection in
+      try await container.resolveAsync()
+    }
+    #expect(await gate.waitForArrivals(1, seconds: 600), "the factory never ran")
+    await container.shutdown()
+    gate.open()
+    if case .failure(let error) = await request.result {
+      #expect((error as? DIError)?.code == .containerShutDown)
+    }
+    #expect(await closed.wait(untilCount: 1, seconds: 600), "the late instance's hook never ran")
+    for _ in 0..<100 { await Task.yield() }
+    #expect(closes.value == 1, "the late instance's hook ran once")
+    #expect(storage.count == 0, "the scope keeps nothing after shutdown")
+  }
 }
 
 private final class SharedPool: Sendable {}

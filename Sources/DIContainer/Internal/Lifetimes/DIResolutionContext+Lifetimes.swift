@@ -222,7 +222,9 @@ extension DIResolutionContext {
     guard component.owner == handle.containerID else {
       return try ownersInstance(of: component)
     }
-    return try cell.instance(in: scope, hook: component.onClean, for: request) {
+    return try cell.instance(
+      in: scope, hook: component.onClean, for: request, retired: snapshot.isShutDown
+    ) {
       publish throws(DIError) in try buildCached(component, publish: publish)
     }
   }

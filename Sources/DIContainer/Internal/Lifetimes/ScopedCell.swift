@@ -44,12 +44,23 @@ final class ScopedCell: Sendable {
   /// The instance `scope` keeps for this component, or the one `make` creates (and the
   /// scope then keeps; an incomplete one only once `request` settles it, see
   /// ``InstanceCell/instance(for:hook:_:)``).
+  ///
+  /// - Parameter retired: The component's container shut down (its scopes were dropped):
+  ///   an instance made now is the request's only, its hook run at once, as a retired
+  ///   cell's is.
   func instance(
-    in scope: DIScope, hook: CleanHook?, for request: ResolutionRequest,
+    in scope: DIScope, hook: CleanHook?, for request: ResolutionRequest, retired: Bool,
     _ make: (_ publish: (Any) -> Void) throws(DIError) -> (Any, complete: Bool)
   ) throws(DIError) -> Any {
     if let ready = try scope.instance(for: key) { return ready.value }
     let key = key
+    let keep = { (instance: Instance) in
+      if retired {
+        Teardown.drop(instance, sequence: Teardown.nextSequence(), hook: hook)
+      } else {
+        scope.keep(instance, for: key, hook: hook)
+      }
+    }
     let (instance, _) = try CreateOnce.valueOrOpen(
       in: state, key: (), for: request,
       make: { (publisher) throws(DIError) -> (Instance, complete: Bool) in
@@ -58,13 +69,14 @@ final class ScopedCell: Sendable {
         let (value, complete) = try make { publisher($0) }
         let instance = Instance(value: value)
         // The storage is called outside every lock of the library.
-        if complete { scope.keep(instance, for: key, hook: hook) }
+        if complete { keep(instance) }
         return (instance, complete)
       },
       store: { _, _ in () },
       leaveOpen: { instance, making in
+        let keepIt = keep
         request.leaveOpen { keep in
-          if keep { scope.keep(instance, for: key, hook: hook) }
+          if keep { keepIt(instance) }
           making.abandon()  // Ends the making: the storage has the instance, or nothing.
         }
       })
