@@ -69,7 +69,8 @@ extension DIContainer: CustomStringConvertible, CustomDebugStringConvertible {
   private static func line(describing component: Component) -> String {
     let services = component.services.map { DIResolutionContext.name(of: $0.type, tag: $0.tag) }
     var fields = [
-      "\(component.name): services " + (services.isEmpty ? "none" : services.joined(separator: ", ")),
+      "\(component.name): services "
+        + (services.isEmpty ? "none" : services.joined(separator: ", ")),
       "lifetime \(component.lifetime.name)",
     ]
     if let framework = component.framework { fields.append("framework \(framework.name)") }
