@@ -26,12 +26,14 @@ extension DIContainer: CustomStringConvertible, CustomDebugStringConvertible {
   /// Like ``description``, it resolves nothing and runs no factory.
   ///
   /// ```swift
-  /// container.register { Car(engine: $0, wheels: many($0)) }
+  /// container.register(Engine.init)
+  /// container.register { Car(engine: $0, body: $1) }
   /// debugPrint(container)
-  /// // …
-  /// //   Car: services Car; lifetime prototype; App/Wiring.swift:14
-  /// //     parameter 1 of the initializer: Engine -> Engine (App/Wiring.swift:13)
-  /// //     parameter 2 of the initializer: Wheel, many -> 4 components
+  /// // DIContainer, 2 registrations:
+  /// //   Engine: services Engine; lifetime prototype; App/Wiring.swift:12
+  /// //   Car: services Car; lifetime prototype; App/Wiring.swift:13
+  /// //     parameter 1 of the initializer: Engine -> Engine (App/Wiring.swift:12)
+  /// //     parameter 2 of the initializer: Body -> no candidate
   /// ```
   public var debugDescription: String {
     let snapshot = snapshot

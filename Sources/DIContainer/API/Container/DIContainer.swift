@@ -64,7 +64,7 @@ public final class DIContainer: Sendable {
   ///
   /// ```swift
   /// let container = DIContainer(defaultLifetime: .perContainer(.single))
-  /// container.register(Clock.init)                         // one per container
+  /// container.register(Config.init)                        // one per container
   /// container.register(Request.init).lifetime(.prototype)  // its own lifetime wins
   /// ```
   public init(defaultLifetime: DILifetime) {
