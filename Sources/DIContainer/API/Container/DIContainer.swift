@@ -30,14 +30,46 @@ public final class DIContainer: Sendable {
   /// stays loaded, so a request on behalf of the same framework as the last one checks
   /// with one load, with no lock and no hashing.
   let lastLoadedModule = Atomic<UInt>(0)
+  /// The lifetime of the registrations made in this container that never call
+  /// ``DIComponentBuilder/lifetime(_:)``: ``DILifetime/prototype`` unless the container was
+  /// made with another one, or is the child of a container that was.
+  ///
+  /// ```swift
+  /// let container = DIContainer(defaultLifetime: .objectGraph)
+  /// print(container.defaultLifetime)   // objectGraph
+  /// ```
+  public let defaultLifetime: DILifetime
 
-  /// Creates an empty container.
+  /// Creates an empty container, whose registrations are ``DILifetime/prototype`` unless
+  /// they set a lifetime.
   ///
   /// ```swift
   /// let container = DIContainer()
   /// ```
-  public init() {
+  public convenience init() {
+    self.init(defaultLifetime: .prototype)
+  }
+
+  /// Creates an empty container whose registrations have `defaultLifetime` unless they set
+  /// a lifetime of their own (Swinject's `defaultObjectScope`).
+  ///
+  /// Every registration made in this container gets it when it is made, those of the
+  /// frameworks and parts appended to it too, synchronous and async factories alike; a
+  /// later ``DIComponentBuilder/lifetime(_:)`` replaces it. Graph validation, `clean()` and
+  /// the other cleans see the lifetime a registration ended with. A
+  /// ``DILifetime/custom(name:)`` default names a scope of this container, as it does in
+  /// `lifetime(_:)`.
+  ///
+  /// - Parameter defaultLifetime: The lifetime of registrations that set none.
+  ///
+  /// ```swift
+  /// let container = DIContainer(defaultLifetime: .perContainer(.single))
+  /// container.register(Config.init)                        // one per container
+  /// container.register(Request.init).lifetime(.prototype)  // its own lifetime wins
+  /// ```
+  public init(defaultLifetime: DILifetime) {
     parent = nil
+    self.defaultLifetime = defaultLifetime
     // The first container checks the runtime-layout reads before any resolution uses them.
     _ = UnsafeRuntimeLayout.checked
   }
@@ -59,15 +91,24 @@ public final class DIContainer: Sendable {
   /// and graph validation work in a child (validating it includes what it resolves from
   /// its parent).
   ///
-  /// - Parameter parent: The container to fall back on.
+  /// The child's registrations that set no lifetime get `defaultLifetime`, or the parent's
+  /// ``defaultLifetime`` when it is nil (see ``init(defaultLifetime:)``); the parent's
+  /// registrations keep theirs.
+  ///
+  /// - Parameters:
+  ///   - parent: The container to fall back on.
+  ///   - defaultLifetime: The lifetime of the child's registrations that set none; nil
+  ///     inherits the parent's.
   ///
   /// ```swift
   /// let tenant = DIContainer(parent: container)
   /// tenant.register(TenantStore.init).as(Store.self)   // overrides the parent's Store here
   /// let store: Store = tenant.resolve()
+  /// let perTest = DIContainer(parent: container, defaultLifetime: .perContainer(.single))
   /// ```
-  public init(parent: DIContainer) {
+  public init(parent: DIContainer, defaultLifetime: DILifetime? = nil) {
     self.parent = parent
+    self.defaultLifetime = defaultLifetime ?? parent.defaultLifetime
     parent.registry.withLock { registry in
       registry.children.removeAll { $0.object == nil }
       registry.children.append(WeakReference(self))

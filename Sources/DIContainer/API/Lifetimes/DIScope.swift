@@ -139,6 +139,20 @@ public final class DIScope: Sendable, CustomStringConvertible {
     return teardowns
   }
 
+  /// Drops the instance the scope keeps for `key` (one component's), leaving the others,
+  /// and returns its teardown, for the caller to run: ``DIContainer/clean(_:)``.
+  func drop(_ key: DIStorageKey) -> Teardown? {
+    if let removed = storage.removeValue(for: key) { return removed.teardown }
+    if storage.value(for: key) != nil {
+      DISetting.Log.log(
+        .warning,
+        "the storage of scope \(name) (\(Swift.type(of: storage))) does not implement"
+          + " removeValue(for:), so the instance of \(key) stays; implement it to drop one"
+          + " component's instance, or clean the whole scope.")
+    }
+    return nil
+  }
+
   /// `Session`, with its policy when weak: `Session (weak)`.
   ///
   /// ```swift

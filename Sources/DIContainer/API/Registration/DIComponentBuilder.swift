@@ -75,7 +75,9 @@ public struct DIComponentBuilder<Impl>: Sendable {
     edit { $0.services.provide(service, cast: cast) }
   }
 
-  /// Sets how long instances live; the default is ``DILifetime/prototype``.
+  /// Sets how long instances live; the default is the container's
+  /// ``DIContainer/defaultLifetime`` (``DILifetime/prototype`` unless the container was made
+  /// with another, see ``DIContainer/init(defaultLifetime:)``).
   ///
   /// - Parameter lifetime: The lifetime.
   /// - Returns: This builder.

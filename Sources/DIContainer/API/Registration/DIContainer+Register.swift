@@ -109,18 +109,25 @@ extension DIContainer {
     parameters: [DIRequest]
   ) -> DIComponentBuilder<Impl> {
     let thread = ThreadIdentity.current
-    let index = edit { registry in
-      registry.append(
+    let defaultLifetime = defaultLifetime
+    let (index, lifetime, warning) = edit { registry in
+      let index = registry.append(
         ComponentDraft(
           implementation: Impl.self, file: file, line: line,
           framework: registry.innermost(.framework, on: thread),
           part: registry.innermost(.part, on: thread), order: registry.count,
           factory: factory, parameters: parameters,
           services: ServiceList(implementation: Impl.self)))
+      guard case .prototype = defaultLifetime else {
+        // The container's default, set as `lifetime(_:)` sets one (a named scope is found).
+        let warning = registry.setLifetime(defaultLifetime, at: index)
+        return (index, registry.withDraft(at: index) { $0.lifetime }, warning)
+      }
+      return (index, DILifetime.prototype, String?.none)
     }
-    // The lifetime is `.prototype` until `lifetime(_:)` changes it, which logs it again.
-    DISetting.Log.log(
-      .verbose, "registered \(Impl.self) at \(file):\(line), lifetime \(DILifetime.prototype)")
+    // The container's default until `lifetime(_:)` changes it, which logs it again.
+    DISetting.Log.log(.verbose, "registered \(Impl.self) at \(file):\(line), lifetime \(lifetime)")
+    if let warning { DISetting.Log.log(.warning, warning) }
     return DIComponentBuilder(container: self, index: index)
   }
 }

@@ -1,6 +1,7 @@
 /// How long the instances of a component live, and who shares them.
 ///
-/// Set with ``DIComponentBuilder/lifetime(_:)``; the default is ``prototype``.
+/// Set with ``DIComponentBuilder/lifetime(_:)``; the default is ``prototype``, or the
+/// container's ``DIContainer/defaultLifetime`` (``DIContainer/init(defaultLifetime:)``).
 ///
 /// ```swift
 /// container.register(Cat.init).lifetime(.perContainer(.single))

@@ -69,6 +69,19 @@ public final class DICacheStorage: DIStorage {
     return Array(dropped.values)
   }
 
+  /// Forgets the value kept for `key` and returns it, so the scope runs its `onClean`
+  /// hook.
+  ///
+  /// - Parameter key: The component.
+  /// - Returns: The value that was kept, or nil.
+  ///
+  /// ```swift
+  /// let dropped = storage.removeValue(for: key)
+  /// ```
+  public func removeValue(for key: DIStorageKey) -> DIStorageValue? {
+    values.withLock { $0.removeValue(forKey: key) }
+  }
+
   /// How many values are kept (weak ones that died included).
   ///
   /// ```swift

@@ -90,6 +90,24 @@ public protocol DIStorage: Sendable {
   /// }
   /// ```
   func removeAll() -> [DIStorageValue]
+
+  /// Forgets the value kept for `key`, if any, and returns it, so the scope runs its
+  /// `onClean` hook; called by ``DIContainer/clean(_:)`` for one component's instance.
+  ///
+  /// The default implementation forgets nothing and returns nil: ``DIContainer/clean(_:)``
+  /// then leaves the instance in the storage and logs a warning.
+  ///
+  /// - Parameter key: The component whose instance to forget.
+  /// - Returns: The value that was kept for `key`, or nil.
+  ///
+  /// ```swift
+  /// extension ExpiringStorage {
+  ///   func removeValue(for key: DIStorageKey) -> DIStorageValue? {
+  ///     entries.withLock { $0.removeValue(forKey: key) }?.0
+  ///   }
+  /// }
+  /// ```
+  func removeValue(for key: DIStorageKey) -> DIStorageValue?
 }
 
 extension DIStorage {
@@ -102,6 +120,19 @@ extension DIStorage {
   public func removeAll() -> [DIStorageValue] {
     clean()
     return []
+  }
+
+  /// Forgets nothing and returns nil: implement it in your storage so that
+  /// ``DIContainer/clean(_:)`` drops one component's instance from it.
+  ///
+  /// - Parameter key: The component whose instance to forget.
+  /// - Returns: nil.
+  ///
+  /// ```swift
+  /// _ = storage.removeValue(for: key)   // nil: nothing is forgotten here
+  /// ```
+  public func removeValue(for key: DIStorageKey) -> DIStorageValue? {
+    nil
   }
 }
 

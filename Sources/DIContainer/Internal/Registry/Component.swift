@@ -47,7 +47,7 @@ final class Component: Sendable {
   /// keeps it), for the hot path: reading its identity copies no reference.
   private let requestScopedKey: Unretained<RequestScopedKey>?
   /// The container that registered it: the one that makes its cached instances, also
-  /// when a child container asks (see ``DIContainer/init(parent:)``).
+  /// when a child container asks (see ``DIContainer/init(parent:defaultLifetime:)``).
   let owner: ObjectIdentifier
   /// Its `arg` parameters, when it has any.
   private let arguments: ComponentArguments?

@@ -19,7 +19,7 @@ struct Registry: Sendable {
   var imports: [DIModuleID: Set<DIModuleID>] = [:]
   /// The custom scopes this container knows by name (`.custom(name:)`, `clean(scope:)`).
   var scopes: [String: DIScope] = [:]
-  /// The child containers (``DIContainer/init(parent:)``), weakly: a registration here
+  /// The child containers (``DIContainer/init(parent:defaultLifetime:)``), weakly: a registration here
   /// makes them publish a new snapshot, which sees it.
   var children: [WeakReference] = []
   /// Whether ``DIContainer/shutdown()`` ran: the snapshot has no component any more.
