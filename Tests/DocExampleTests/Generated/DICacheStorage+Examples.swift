@@ -53,9 +53,17 @@ func example_DICacheStorage_swift_L60() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Storage/DICacheStorage.swift:74
-func example_DICacheStorage_swift_L74() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Storage/DICacheStorage.swift", line: 75)
+// From Sources/DIContainer/API/Storage/DICacheStorage.swift:78
+func example_DICacheStorage_swift_L78() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Storage/DICacheStorage.swift", line: 79)
+  let dropped = storage.removeValue(for: key)
+  _ = dropped
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/Storage/DICacheStorage.swift:87
+func example_DICacheStorage_swift_L87() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Storage/DICacheStorage.swift", line: 88)
   print(storage.count)
 #sourceLocation()
 }

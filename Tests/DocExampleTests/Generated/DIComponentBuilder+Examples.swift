@@ -37,47 +37,47 @@ func example_DIComponentBuilder_swift_L63() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Registration/DIComponentBuilder.swift:83
-func example_DIComponentBuilder_swift_L83() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder.swift", line: 84)
+// From Sources/DIContainer/API/Registration/DIComponentBuilder.swift:85
+func example_DIComponentBuilder_swift_L85() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder.swift", line: 86)
   container.register(Cat.init).lifetime(.perContainer(.weak))
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Registration/DIComponentBuilder.swift:109
-func example_DIComponentBuilder_swift_L109() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder.swift", line: 110)
+// From Sources/DIContainer/API/Registration/DIComponentBuilder.swift:111
+func example_DIComponentBuilder_swift_L111() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder.swift", line: 112)
   container.register(Presenter.init)
     .injection(\.interactor)
     .postInit { presenter in presenter.interactor.delegate = presenter }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Registration/DIComponentBuilder.swift:133
-func example_DIComponentBuilder_swift_L133() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder.swift", line: 134)
+// From Sources/DIContainer/API/Registration/DIComponentBuilder.swift:135
+func example_DIComponentBuilder_swift_L135() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder.swift", line: 136)
   container.register(MailQueue.init)
     .postInit { queue in await queue.flush() }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Registration/DIComponentBuilder.swift:147
-func example_DIComponentBuilder_swift_L147() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder.swift", line: 148)
+// From Sources/DIContainer/API/Registration/DIComponentBuilder.swift:149
+func example_DIComponentBuilder_swift_L149() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder.swift", line: 150)
   container.register { MainLogger(loggers: many($0)) }.as(Logger.self).default()
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Registration/DIComponentBuilder.swift:160
-func example_DIComponentBuilder_swift_L160() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder.swift", line: 161)
+// From Sources/DIContainer/API/Registration/DIComponentBuilder.swift:162
+func example_DIComponentBuilder_swift_L162() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder.swift", line: 163)
   container.register(FakeClock.init).as(Clock.self).test()
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Registration/DIComponentBuilder.swift:172
-func example_DIComponentBuilder_swift_L172() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder.swift", line: 173)
+// From Sources/DIContainer/API/Registration/DIComponentBuilder.swift:174
+func example_DIComponentBuilder_swift_L174() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder.swift", line: 175)
   container.register(Server.init).root()
 #sourceLocation()
 }

@@ -19,22 +19,46 @@ func example_DIContainer_swift_L6() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Container/DIContainer.swift:36
-func example_DIContainer_swift_L36() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 37)
+// From Sources/DIContainer/API/Container/DIContainer.swift:37
+func example_DIContainer_swift_L37() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 38)
+  let container = DIContainer(defaultLifetime: .objectGraph)
+  _ = container
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 39)
+  print(container.defaultLifetime)   // objectGraph
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/Container/DIContainer.swift:46
+func example_DIContainer_swift_L46() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 47)
   let container = DIContainer()
   _ = container
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Container/DIContainer.swift:64
-func example_DIContainer_swift_L64() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 65)
+// From Sources/DIContainer/API/Container/DIContainer.swift:65
+func example_DIContainer_swift_L65() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 66)
+  let container = DIContainer(defaultLifetime: .perContainer(.single))
+  _ = container
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 67)
+  container.register(Config.init)                        // one per container
+  container.register(Request.init).lifetime(.prototype)  // its own lifetime wins
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/Container/DIContainer.swift:103
+func example_DIContainer_swift_L103() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 104)
   let tenant = DIContainer(parent: container)
   _ = tenant
-#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 66)
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 105)
   tenant.register(TenantStore.init).as(Store.self)   // overrides the parent's Store here
   let store: Store = tenant.resolve()
   _ = store
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 107)
+  let perTest = DIContainer(parent: container, defaultLifetime: .perContainer(.single))
+  _ = perTest
 #sourceLocation()
 }

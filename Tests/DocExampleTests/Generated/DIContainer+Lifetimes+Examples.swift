@@ -22,9 +22,9 @@ func example_DIContainer_Lifetimes_swift_L44() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Lifetimes/DIContainer+Lifetimes.swift:139
-func example_DIContainer_Lifetimes_swift_L139() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/Lifetimes/DIContainer+Lifetimes.swift", line: 140)
+// From Sources/DIContainer/API/Lifetimes/DIContainer+Lifetimes.swift:143
+func example_DIContainer_Lifetimes_swift_L143() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Lifetimes/DIContainer+Lifetimes.swift", line: 144)
   try await container.initializeSingletonObjectsAsync()
 #sourceLocation()
 }

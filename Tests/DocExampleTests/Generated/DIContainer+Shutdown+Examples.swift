@@ -7,20 +7,20 @@ import DIFrameworks
 import DIParts
 import Testing
 
-// From Sources/DIContainer/API/Container/DIContainer+Shutdown.swift:16
-func example_DIContainer_Shutdown_swift_L16() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer+Shutdown.swift", line: 17)
+// From Sources/DIContainer/API/Container/DIContainer+Shutdown.swift:21
+func example_DIContainer_Shutdown_swift_L21() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer+Shutdown.swift", line: 22)
   await container.shutdown()   // in a server's graceful shutdown, after the listener stops
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Container/DIContainer+Shutdown.swift:51
-func example_DIContainer_Shutdown_swift_L51() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer+Shutdown.swift", line: 52)
+// From Sources/DIContainer/API/Container/DIContainer+Shutdown.swift:77
+func example_DIContainer_Shutdown_swift_L77() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer+Shutdown.swift", line: 78)
   let status = try await container.withScope { scope in
     let handler: Handler = try await scope.resolveAsync()
     _ = handler
-#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer+Shutdown.swift", line: 54)
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer+Shutdown.swift", line: 80)
     handler.handle()
     return 200
   }

@@ -7,49 +7,49 @@ import DIFrameworks
 import DIParts
 import Testing
 
-// From Sources/DIContainer/API/Registration/DILifetime.swift:5
-func example_DILifetime_swift_L5() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Registration/DILifetime.swift", line: 6)
+// From Sources/DIContainer/API/Registration/DILifetime.swift:6
+func example_DILifetime_swift_L6() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Registration/DILifetime.swift", line: 7)
   container.register(Cat.init).lifetime(.perContainer(.single))
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Registration/DILifetime.swift:44
-func example_DILifetime_swift_L44() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Registration/DILifetime.swift", line: 45)
+// From Sources/DIContainer/API/Registration/DILifetime.swift:45
+func example_DILifetime_swift_L45() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Registration/DILifetime.swift", line: 46)
   container.register { Kitten(name: arg($0)) }.lifetime(.multiton)
   let mimi: Kitten = container.resolve(arg: "Mimi")   // the same object for "Mimi"
   _ = mimi
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Registration/DILifetime.swift:52
-func example_DILifetime_swift_L52() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Registration/DILifetime.swift", line: 53)
+// From Sources/DIContainer/API/Registration/DILifetime.swift:53
+func example_DILifetime_swift_L53() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Registration/DILifetime.swift", line: 54)
   let session = DIScope(name: "Session", storage: DICacheStorage(), policy: .single)
   _ = session
-#sourceLocation(file: "Sources/DIContainer/API/Registration/DILifetime.swift", line: 54)
+#sourceLocation(file: "Sources/DIContainer/API/Registration/DILifetime.swift", line: 55)
   container.register(Cart.init).lifetime(.custom(session))
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Registration/DILifetime.swift:61
-func example_DILifetime_swift_L61() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Registration/DILifetime.swift", line: 62)
+// From Sources/DIContainer/API/Registration/DILifetime.swift:62
+func example_DILifetime_swift_L62() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Registration/DILifetime.swift", line: 63)
   container.register(RequestLog.init).lifetime(.scoped)
   let scope = container.makeScope()
   _ = scope
-#sourceLocation(file: "Sources/DIContainer/API/Registration/DILifetime.swift", line: 64)
+#sourceLocation(file: "Sources/DIContainer/API/Registration/DILifetime.swift", line: 65)
   let log: RequestLog = scope.resolve()   // the same RequestLog within `scope`
   _ = log
-#sourceLocation(file: "Sources/DIContainer/API/Registration/DILifetime.swift", line: 65)
+#sourceLocation(file: "Sources/DIContainer/API/Registration/DILifetime.swift", line: 66)
   scope.close()
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Registration/DILifetime.swift:110
-func example_DILifetime_swift_L110() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Registration/DILifetime.swift", line: 111)
+// From Sources/DIContainer/API/Registration/DILifetime.swift:111
+func example_DILifetime_swift_L111() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Registration/DILifetime.swift", line: 112)
   print(DILifetime.perContainer(.weak))   // perContainer(.weak)
 #sourceLocation()
 }

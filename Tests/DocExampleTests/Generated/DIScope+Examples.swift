@@ -84,16 +84,16 @@ func example_DIScope_swift_L124() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Lifetimes/DIScope.swift:144
-func example_DIScope_swift_L144() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Lifetimes/DIScope.swift", line: 145)
+// From Sources/DIContainer/API/Lifetimes/DIScope.swift:158
+func example_DIScope_swift_L158() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Lifetimes/DIScope.swift", line: 159)
   print(session)   // Session
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Lifetimes/DIScope.swift:188
-func example_DIScope_swift_L188() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Lifetimes/DIScope.swift", line: 189)
+// From Sources/DIContainer/API/Lifetimes/DIScope.swift:202
+func example_DIScope_swift_L202() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Lifetimes/DIScope.swift", line: 203)
   container.register(Cart.init).lifetime(.custom(name: "Session"))
   container.clean(scope: "Session")
 #sourceLocation()

@@ -48,6 +48,15 @@ extension ExpiringStorage {
 }
 #sourceLocation()
 
+// From Sources/DIContainer/API/Storage/DIStorage.swift:103
+#sourceLocation(file: "Sources/DIContainer/API/Storage/DIStorage.swift", line: 104)
+extension ExpiringStorage {
+  func removeValue(for key: DIStorageKey) -> DIStorageValue? {
+    entries.withLock { $0.removeValue(forKey: key) }?.0
+  }
+}
+#sourceLocation()
+
 // From Sources/DIContainer/API/Storage/DIStorage.swift:14
 func example_DIStorage_swift_L14() throws {
 }
@@ -78,58 +87,69 @@ func example_DIStorage_swift_L66() throws {
 func example_DIStorage_swift_L81() throws {
 }
 
-// From Sources/DIContainer/API/Storage/DIStorage.swift:99
-func example_DIStorage_swift_L99() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Storage/DIStorage.swift", line: 100)
+// From Sources/DIContainer/API/Storage/DIStorage.swift:103
+func example_DIStorage_swift_L103() throws {
+}
+
+// From Sources/DIContainer/API/Storage/DIStorage.swift:117
+func example_DIStorage_swift_L117() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Storage/DIStorage.swift", line: 118)
   _ = storage.removeAll()   // the same as storage.clean() here
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Storage/DIStorage.swift:113
-func example_DIStorage_swift_L113() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Storage/DIStorage.swift", line: 114)
+// From Sources/DIContainer/API/Storage/DIStorage.swift:131
+func example_DIStorage_swift_L131() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Storage/DIStorage.swift", line: 132)
+  _ = storage.removeValue(for: key)   // nil: nothing is forgotten here
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/Storage/DIStorage.swift:144
+func example_DIStorage_swift_L144() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Storage/DIStorage.swift", line: 145)
   var kept: [DIStorageKey: DIStorageValue] = [:]
   _ = kept
-#sourceLocation(file: "Sources/DIContainer/API/Storage/DIStorage.swift", line: 115)
+#sourceLocation(file: "Sources/DIContainer/API/Storage/DIStorage.swift", line: 146)
   kept[key] = value
   print(key)   // Cart (Sources/App/Wiring.swift:12)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Storage/DIStorage.swift:133
-func example_DIStorage_swift_L133() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Storage/DIStorage.swift", line: 134)
+// From Sources/DIContainer/API/Storage/DIStorage.swift:164
+func example_DIStorage_swift_L164() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Storage/DIStorage.swift", line: 165)
   if key == lastKey { print("same component") }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Storage/DIStorage.swift:142
-func example_DIStorage_swift_L142() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Storage/DIStorage.swift", line: 143)
+// From Sources/DIContainer/API/Storage/DIStorage.swift:173
+func example_DIStorage_swift_L173() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Storage/DIStorage.swift", line: 174)
   var seen: Set<DIStorageKey> = []
   _ = seen
-#sourceLocation(file: "Sources/DIContainer/API/Storage/DIStorage.swift", line: 144)
+#sourceLocation(file: "Sources/DIContainer/API/Storage/DIStorage.swift", line: 175)
   if seen.insert(key).inserted { print("first time") }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Storage/DIStorage.swift:152
-func example_DIStorage_swift_L152() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Storage/DIStorage.swift", line: 153)
+// From Sources/DIContainer/API/Storage/DIStorage.swift:183
+func example_DIStorage_swift_L183() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Storage/DIStorage.swift", line: 184)
   print(key.description)   // Cart (Sources/App/Wiring.swift:12)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Storage/DIStorage.swift:163
-func example_DIStorage_swift_L163() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Storage/DIStorage.swift", line: 164)
+// From Sources/DIContainer/API/Storage/DIStorage.swift:194
+func example_DIStorage_swift_L194() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Storage/DIStorage.swift", line: 195)
   entries = entries.filter { $0.value.isAlive }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Storage/DIStorage.swift:210
-func example_DIStorage_swift_L210() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Storage/DIStorage.swift", line: 211)
+// From Sources/DIContainer/API/Storage/DIStorage.swift:241
+func example_DIStorage_swift_L241() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Storage/DIStorage.swift", line: 242)
   let dead = entries.filter { !$0.value.isAlive }.keys
   _ = dead
 #sourceLocation()
