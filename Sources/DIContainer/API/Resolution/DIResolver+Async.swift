@@ -111,8 +111,19 @@ extension DIContainer {
     _ type: T.Type, from framework: DIModuleID?, arguments: [Any]?,
     requestScope: DIRequestScope? = nil
   ) async throws(DIError) -> T {
+    try await resolveAsync(
+      T.self, from: framework, arguments: arguments, requestScope: requestScope, addressed: nil)
+  }
+
+  /// ``resolveAsync(_:from:arguments:requestScope:)`` with the runtime arguments
+  /// `addressed` by type, if there are some.
+  func resolveAsync<T>(
+    _ type: T.Type, from framework: DIModuleID?, arguments: [Any]?,
+    requestScope: DIRequestScope?, addressed: AddressedArguments?
+  ) async throws(DIError) -> T {
     try await resolvingAsync(
-      requester: framework, arguments: arguments, requestScope: requestScope
+      requester: framework, arguments: arguments, requestScope: requestScope,
+      addressed: addressed
     ) { (context) throws(DIError) -> T in
       try context.valueWithArguments(T.self, tag: nil)
     }
