@@ -213,6 +213,39 @@ private final class AAService: Sendable {
     #expect(without.icon == nil)
   }
 
+  /// A `.multiton` dependency is keyed by the arguments addressed to it: equal arguments
+  /// give the kept instance, others a new one.
+  @Test func aMultitonDependencyIsKeyedByItsAddressedArguments() throws {
+    let container = DIContainer()
+    container.register { AAIcon(size: arg($0)) }.lifetime(.multiton)
+    container.register(AAPair.init)
+    let first: AAPair = try container.tryResolve(arguments: .for(AAIcon.self, 8))
+    let second: AAPair = try container.tryResolve(arguments: .for(AAIcon.self, 8))
+    let other: AAPair = try container.tryResolve(arguments: .for(AAIcon.self, 9))
+    #expect(first.first === first.second)
+    #expect(first.first === second.first)
+    #expect(other.first !== first.first)
+    #expect(other.first.size == 9)
+  }
+
+  /// A component of the parent container, asked for through a child, takes its addressed
+  /// arguments; a component already kept by its lifetime is not built, so arguments
+  /// addressed to it are left over.
+  @Test func aParentsComponentTakesItsArgumentsAndAKeptOneTakesNone() throws {
+    let parent = DIContainer()
+    parent.register { AAAvatar(size: arg($0), pixels: $1) }.lifetime(.perContainer(.single))
+    parent.register { AAPixels(size: 2) }
+    let child = DIContainer(parent: parent)
+    child.register { AAProfile(name: "ann", avatar: $0) }
+    let profile: AAProfile = try child.tryResolve(arguments: .for(AAAvatar.self, 96))
+    #expect(profile.avatar.size == 96)
+    let error = #expect(throws: DIError.self) {
+      let _: AAProfile = try child.tryResolve(arguments: .for(AAAvatar.self, 96))
+    }
+    #expect(error?.code == .extraArguments)
+    #expect(error?.description.contains("addressed to AAAvatar") == true)
+  }
+
   /// A request scope's forms address arguments as the container's do.
   @Test func aRequestScopeTakesAddressedArguments() async throws {
     let container = DIContainer()
