@@ -12,7 +12,8 @@
 /// a `Lazy` or `Provider` made in it builds later.
 extension DIResolver {
   /// Resolves a `T` with runtime arguments addressed to components of its graph by type,
-  /// or stops the program with the ``DIError`` text when it cannot.
+  /// or stops the program with the ``DIError`` text when it cannot. ``DIArgument`` says
+  /// which component takes which values.
   ///
   /// - Parameters:
   ///   - first: Values for the `arg` parameters of one component of the request.
@@ -40,7 +41,9 @@ extension DIResolver {
     }
   }
 
-  /// Resolves a `T` with runtime arguments addressed to components of its graph by type.
+  /// Resolves a `T` with runtime arguments addressed to components of its graph by type:
+  /// those for the component asked for and those for its dependencies, at any depth
+  /// (``DIArgument`` says which component takes which values).
   ///
   /// - Parameters:
   ///   - first: Values for the `arg` parameters of one component of the request.
@@ -111,6 +114,7 @@ protocol AddressedAsyncResolver: Sendable {
 }
 
 extension DIContainer: AddressedAsyncResolver {
+  /// Resolves `T` asynchronously from outside every framework, with `addressed`.
   func resolveAsync<T>(_ type: T.Type, addressed: AddressedArguments) async throws(DIError) -> T {
     try await resolveAsync(
       T.self, from: nil, arguments: nil, requestScope: nil, addressed: addressed)
@@ -118,6 +122,7 @@ extension DIContainer: AddressedAsyncResolver {
 }
 
 extension DIRequestScope: AddressedAsyncResolver {
+  /// Resolves `T` asynchronously in this scope, with `addressed`.
   func resolveAsync<T>(_ type: T.Type, addressed: AddressedArguments) async throws(DIError) -> T {
     let container = try openContainer(for: T.self)
     return try await container.resolveAsync(
