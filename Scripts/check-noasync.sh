@@ -35,6 +35,7 @@ func trappingForms(
   let _: Int = container.resolve()
   let _: Int = container.resolve(arg: "a")
   let _: Int = container.resolve(args: "a", 1)
+  let _: Int = container.resolve(arguments: .for(Int.self, 1))
   let _: Int = *container
   container.inject(into: Presenter())
   let _: Int = container.resolve(from: Store.self)
@@ -47,7 +48,7 @@ func trappingForms(
 }
 EOF
 }
-forms=12
+forms=13
 
 calls "" >"$work/Synchronous.swift"
 calls "async" >"$work/Async.swift"

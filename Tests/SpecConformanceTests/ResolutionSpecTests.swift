@@ -358,4 +358,37 @@ import Testing
     let animals: [Animal] = try many(container.tryResolve())
     #expect(animals.count == 1 + registered.reduce(0, +))
   }
+
+  final class Avatar {
+    let size: Int
+    init(size: Int) { self.size = size }
+  }
+
+  final class User {
+    let name: String
+    let avatar: Avatar
+    init(name: String, avatar: Avatar) {
+      self.name = name
+      self.avatar = avatar
+    }
+  }
+
+  /// SPEC, "Overrides, defaults and inspection": the snippet's `resolve(arguments:)` line
+  /// verbatim; arguments addressed by type reach the component asked for and its
+  /// dependency, and arguments for a type the request never builds are `.extraArguments`.
+  @Test func runtimeArgumentsAddressedByType() {
+    let container = DIContainer()
+    container.register { Avatar(size: arg($0)) }
+    container.register { User(name: arg($0), avatar: $1) }
+    let user: User = container.resolve(arguments: .for(Avatar.self, 128), .for(User.self, "ann"))
+    #expect(user.name == "ann")
+    #expect(user.avatar.size == 128)
+    #expect {
+      let _: User = try container.tryResolve(
+        arguments: .for(Avatar.self, 128), .for(User.self, "ann"), .for(Cat.self, "Tom"))
+    } throws: { error in
+      let error = error as? DIError
+      return error?.code == .extraArguments && error?.description.contains("Cat") == true
+    }
+  }
 }

@@ -54,12 +54,18 @@ extension DIError {
       }
       return needs + " it cannot get: runtime arguments go only to the component asked for,"
         + " not to its dependencies; inject a provider of \(failing) with its arguments"
-        + " (Provider1 … Provider5) and pass them through it."
+        + " (Provider1 … Provider5) and pass them through it, or address them to it by type:"
+        + " resolve(arguments: .for(\(failing).self, …))."
     case .extraArguments(let passed, let taken):
       let takes = taken == 0 ? "takes none" : "takes \(taken)"
       return "\(passed) runtime arguments were passed, and \(failing) \(takes) (its arg"
         + " parameters); pass only the arguments it takes, or register the component that"
         + " takes them."
+    case .argumentsNotTaken(let type, let passed):
+      let arguments = passed == 1 ? "1 runtime argument was" : "\(passed) runtime arguments were"
+      return "\(arguments) addressed to \(type), and the request built no \(type): its instance"
+        + " was kept already, or nothing asked for \(type) in this graph; address arguments"
+        + " only to the components the request builds."
     case .argumentNotHashable(let position, let type):
       return "runtime argument \(position) for \(failing) is a \(type), which is not"
         + " Hashable; a .multiton component keeps one instance per set of arguments, so they"

@@ -21,6 +21,9 @@ extension DIError {
     case missingArgument(position: Int, expected: String, ofDependency: Bool)
     /// `passed` runtime arguments went to a component whose `arg` parameters take `taken`.
     case extraArguments(passed: Int, taken: Int)
+    /// `passed` runtime arguments were addressed to `type` (``DIArgument``), and the
+    /// request built no component of that type.
+    case argumentsNotTaken(type: String, passed: Int)
     /// Runtime argument `position`, a `type`, is not `Hashable` (a `.multiton` needs it).
     case argumentNotHashable(position: Int, type: String)
     /// The factory of `component` threw (the error's ``DIError/underlyingError``).
@@ -65,7 +68,7 @@ extension DIError {
       case .tooDeep: .tooDeep
       case .wrongArgument: .wrongArgument
       case .missingArgument: .missingArgument
-      case .extraArguments: .extraArguments
+      case .extraArguments, .argumentsNotTaken: .extraArguments
       case .argumentNotHashable: .argumentNotHashable
       case .factoryFailed: .factoryFailed
       case .waitCancelled: .cancelled

@@ -245,6 +245,7 @@ extension DIError {
       .argumentNotHashable(let position, _):
       position
     case .extraArguments(_, let taken): taken + 1
+    case .argumentsNotTaken: 1
     default: nil
     }
   }

@@ -111,11 +111,23 @@ extension DIContainer {
     _ type: T.Type, from framework: DIModuleID?, arguments: [Any]?,
     requestScope: DIRequestScope? = nil
   ) async throws(DIError) -> T {
+    try await resolveAsync(
+      T.self, from: framework, arguments: arguments, requestScope: requestScope, addressed: nil)
+  }
+
+  /// ``resolveAsync(_:from:arguments:requestScope:)`` with the runtime arguments
+  /// `addressed` by type, if there are some.
+  func resolveAsync<T>(
+    _ type: T.Type, from framework: DIModuleID?, arguments: [Any]?,
+    requestScope: DIRequestScope?, addressed: AddressedArguments?
+  ) async throws(DIError) -> T {
     if requestScope == nil, let level = overrideLevel {
-      return try await level.resolveAsync(T.self, from: framework, arguments: arguments)
+      return try await level.resolveAsync(
+        T.self, from: framework, arguments: arguments, requestScope: nil, addressed: addressed)
     }
     return try await resolvingAsync(
-      requester: framework, arguments: arguments, requestScope: requestScope
+      requester: framework, arguments: arguments, requestScope: requestScope,
+      addressed: addressed
     ) { (context) throws(DIError) -> T in
       try context.valueWithArguments(T.self, tag: nil)
     }

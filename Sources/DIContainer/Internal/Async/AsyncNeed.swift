@@ -8,16 +8,20 @@ package final class AsyncNeed: Sendable {
   /// The runtime arguments, when the component is the one asked for (an `[Any]`).
   let arguments: Instance?
   let requestScope: DIRequestScope?
+  /// The request's runtime arguments addressed by type, which the making's own
+  /// resolutions see too.
+  let addressed: AddressedArguments?
 
   init(
     component: Component, container: DIContainer, requester: DIModuleID?, arguments: [Any]?,
-    requestScope: DIRequestScope?
+    requestScope: DIRequestScope?, addressed: AddressedArguments? = nil
   ) {
     self.component = component
     self.container = container
     self.requester = requester
     self.arguments = arguments.map { Instance(value: $0) }
     self.requestScope = requestScope
+    self.addressed = addressed
   }
 }
 

@@ -9,6 +9,9 @@ struct AsyncParameters: Sendable {
   /// The runtime arguments of the request, when the component is the one asked for: its
   /// initializer's `arg` parameters take them, then its injections' (an `[Any]`).
   var arguments: Instance? = nil
+  /// The request's runtime arguments addressed by type (``DIArgument``), for the
+  /// components the making's resolutions build.
+  var addressed: AddressedArguments? = nil
   /// How many of `arguments` the making has taken so far.
   private let taken = ArgumentCursor()
 
@@ -31,7 +34,8 @@ struct AsyncParameters: Sendable {
     _ body: (inout DIResolutionContext) throws(DIError) -> Value
   ) async throws(DIError) -> Value {
     try await container.resolvingAsync(
-      requester: requester, arguments: nil, requestScope: requestScope, body)
+      requester: requester, arguments: nil, requestScope: requestScope, addressed: addressed,
+      body)
   }
 
   /// Runs `body` like ``resolving(_:)``, with the request's runtime arguments from the
@@ -42,7 +46,8 @@ struct AsyncParameters: Sendable {
     let first = taken.count
     var next = first
     let value = try await container.resolvingAsync(
-      requester: requester, arguments: arguments?.value as? [Any], requestScope: requestScope
+      requester: requester, arguments: arguments?.value as? [Any], requestScope: requestScope,
+      addressed: addressed
     ) { (context) throws(DIError) -> Value in
       // Every attempt starts after the same arguments: one that meets an async component
       // runs again.
@@ -87,10 +92,11 @@ extension DIContainer {
   /// awaiting its factory, and tries again; the next attempt builds the same graph with it.
   ///
   /// Synchronous factories of the graph may run again in the next attempt (cached
-  /// instances are made once: they are kept by then).
+  /// instances are made once: they are kept by then). `addressed`: the request's runtime
+  /// arguments addressed by type, installed for every attempt.
   func resolvingAsync<Value>(
     requester: DIModuleID?, arguments: [Any]?, requestScope: DIRequestScope?,
-    resuming first: AsyncResumption? = nil,
+    addressed: AddressedArguments? = nil, resuming first: AsyncResumption? = nil,
     _ attempt: (inout DIResolutionContext) throws(DIError) -> Value
   ) async throws(DIError) -> Value {
     // Made once an attempt meets an async component: a graph with none costs one attempt.
@@ -104,7 +110,8 @@ extension DIContainer {
         resumption = first
       } else {
         do throws(DIError) {
-          return try Self.attempt(with: prepared) { () throws(DIError) -> Value in
+          return try Self.attempt(with: prepared, addressed: addressed) {
+            () throws(DIError) -> Value in
             try DIResolutionContext.with(
               self, requester: requester, arguments: arguments, requestScope: requestScope,
               attempt)
@@ -139,10 +146,16 @@ extension DIContainer {
   }
 
   /// Runs `body` on the calling thread with `prepared` as its attempt's instances (none
-  /// made yet: nil).
+  /// made yet: nil), and `addressed` installed when there are some.
   private static func attempt<Value>(
-    with prepared: PreparedInstances?, _ body: () throws(DIError) -> Value
+    with prepared: PreparedInstances?, addressed: AddressedArguments? = nil,
+    _ body: () throws(DIError) -> Value
   ) throws(DIError) -> Value {
+    if let addressed {
+      return try AddressedArguments.installing(addressed) { () throws(DIError) -> Value in
+        try attempt(with: prepared, body)
+      }
+    }
     guard let prepared else { return try body() }
     let request = ResolutionRequest.current
     let outer = request.state.prepared
@@ -169,7 +182,7 @@ extension DIContainer {
     defer { request.end(component) }
     let parameters = AsyncParameters(
       container: need.container, requester: component.framework,
-      requestScope: need.requestScope, arguments: need.arguments)
+      requestScope: need.requestScope, arguments: need.arguments, addressed: need.addressed)
     let makeOne = { () async throws(DIError) -> Any in
       do throws(DIError) {
         return try await factory(parameters)
@@ -219,7 +232,7 @@ extension DIContainer {
     _ need: AsyncNeed, requested: String, from prepared: PreparedInstances
   ) throws(DIError) -> Bool {
     do throws(DIError) {
-      try attempt(with: prepared) { () throws(DIError) in
+      try attempt(with: prepared, addressed: need.addressed) { () throws(DIError) in
         try DIResolutionContext.with(
           need.container, requester: need.requester,
           arguments: need.arguments.map { $0.value as! [Any] }, requestScope: need.requestScope

@@ -210,7 +210,9 @@ extension DIResolutionContext {
     guard component.owner == handle.containerID else {
       return try ownersInstance(of: component)
     }
-    return try cells.cell(for: try multitonKey()).instance(for: request, hook: component.onClean) {
+    return try cells.cell(for: try multitonKey(of: component)).instance(
+      for: request, hook: component.onClean
+    ) {
       publish throws(DIError) in try buildCached(component, publish: publish)
     }
   }

@@ -70,12 +70,15 @@ final class Component: Sendable {
   init(draft: consuming ComponentDraft, storage: InstanceStorage, owner: ObjectIdentifier) {
     let completion = AsyncCompletion.of(draft)
     self.completion = completion
+    let arguments = ComponentArguments.of(draft)
     if let completion {
       factory = nil
       let make = draft.asyncFactory ?? draft.factory.map(AsyncParameters.making(with:))
       asyncFactory = make.map(completion.factory(making:))
     } else {
-      factory = draft.factory
+      // Only a component with `arg` parameters pays for arguments addressed by type.
+      factory =
+        arguments == nil ? draft.factory : draft.factory.map(AddressedArguments.restarting)
       asyncFactory = draft.asyncFactory
     }
     switch storage {
@@ -83,7 +86,7 @@ final class Component: Sendable {
     default: isAsyncCached = asyncFactory != nil
     }
     hasCycleBreaks = draft.injections.contains { $0.isCycleBreak }
-    arguments = ComponentArguments.of(draft)
+    self.arguments = arguments
     self.owner = owner
     needsInjection = completion == nil && (!draft.injections.isEmpty || !draft.postInit.isEmpty)
     postInit =

@@ -104,14 +104,20 @@ extension DIResolutionContext {
   ) throws(DIError) -> Any {
     guard component.asyncFactory != nil else { throw DIError(.noInitializer) }
     guard let prepared = request.state.prepared?.take(component) else {
+      // Runtime arguments go to the component asked for; arguments addressed by type to
+      // the component they name, at any depth.
+      var own = depth == 0 ? arguments : nil
+      if own == nil { own = try addressedValues(for: component) }
       throw DIError(
         asyncNeed: AsyncNeed(
-          component: component, container: container, requester: requester,
-          arguments: depth == 0 ? arguments : nil, requestScope: requestScope))
+          component: component, container: container, requester: requester, arguments: own,
+          requestScope: requestScope, addressed: addressedArguments))
     }
     // Its initializer took the first runtime arguments when it was made: its injections
     // take the next ones, as after a synchronous initializer.
     if depth == 0 { nextArgument += component.initializerArgumentCount }
+    addressedArguments?.restart(
+      ObjectIdentifier(component), at: component.initializerArgumentCount)
     return try construct(component, as: kind, publish: publish) { _ in .value(prepared) }.erased()
   }
 

@@ -100,6 +100,7 @@ extension DIResolutionContext {
     }
     guard let component = chosen, component.canMake,
       !component.requiresArguments || (depth == 0 && handle.argumentCount != nil)
+        || addressedArguments?.hasValues(for: component) == true
     else { return nil }
     if depth == 0, handle.argumentCount != nil { try checkArguments(of: component) }
     return try instance(Wrapped.self, of: component)
@@ -147,6 +148,13 @@ extension DIResolutionContext {
     // The error's path ends at the component that needs the argument: its request adds
     // that step.
     guard depth <= 1, let count = handle.argumentCount, position <= count else {
+      // Arguments addressed by type (`DIArgument`) go to any component that gets no
+      // positional ones.
+      if depth > 1 || handle.argumentCount == nil,
+        let addressed = try addressedArgument(T.self)
+      {
+        return addressed
+      }
       throw DIError(
         .missingArgument(
           position: position, expected: String(describing: T.self), ofDependency: depth > 1))

@@ -1,9 +1,10 @@
 extension DIResolutionContext {
-  /// The multiton key of the component being asked for: its runtime arguments when it is
-  /// the one the caller asked for, none when it is a dependency.
-  func multitonKey() throws(DIError) -> MultitonCells.Key {
-    let own = depth == 0 ? arguments ?? [] : []
-    return try MultitonCells.Key.make(own).get()
+  /// The multiton key of `component`: its runtime arguments when it is the one the caller
+  /// asked for, else those addressed to it by type (``DIArgument``), else none.
+  func multitonKey(of component: Component) throws(DIError) -> MultitonCells.Key {
+    var own = depth == 0 ? arguments : nil
+    if own == nil { own = try addressedValues(for: component) }
+    return try MultitonCells.Key.make(own ?? []).get()
   }
 
   /// The components providing `T` (under `tag`), in registration order; only those of

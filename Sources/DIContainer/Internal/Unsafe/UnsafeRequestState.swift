@@ -15,6 +15,7 @@ class UnsafeRequestState: @unchecked Sendable {
   @exclusivity(unchecked) private var _openMakings: [(_ keep: Bool) -> Void] = []
   @exclusivity(unchecked) private var _pendingSite: CallSite?
   @exclusivity(unchecked) private var _prepared: PreparedInstances?
+  @exclusivity(unchecked) private var _addressed: AddressedArguments?
   @exclusivity(unchecked) private var _contexts = 0
   @exclusivity(unchecked) private var _reusableBuilds = 0
   @exclusivity(unchecked) private var _postponedBy: [ObjectGraph.Postponement] = []
@@ -67,6 +68,13 @@ class UnsafeRequestState: @unchecked Sendable {
   final var prepared: PreparedInstances? {
     @inline(__always) get { unsafe _prepared }
     @inline(__always) set { unsafe _prepared = newValue }
+  }
+
+  /// The runtime arguments addressed by type of the request running on the thread, if it
+  /// has any (see ``AddressedArguments``).
+  final var addressed: AddressedArguments? {
+    @inline(__always) get { unsafe _addressed }
+    @inline(__always) set { unsafe _addressed = newValue }
   }
 
   /// How many resolution contexts of the thread are running, one inside the other.
