@@ -7,6 +7,27 @@ private struct ConnectFailed: Error, Equatable {}
 
 private final class Session: Sendable {}
 
+/// A connection that fails on its first run and succeeds after, counting its runs.
+private final class FlakyConnection: Sendable {
+  let runs = Atomic(0)
+
+  func connect() async throws -> Session {
+    if runs.add(1, ordering: .relaxed).newValue == 1 { throw ConnectFailed() }
+    return Session()
+  }
+
+  /// Checks that `error` is the first run's failure, reported for the delayed value
+  /// `name`.
+  func expectFirstFailure(
+    _ error: DIError?, of name: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    #expect(error?.code == .factoryFailed, sourceLocation: sourceLocation)
+    #expect(
+      error?.underlyingError as? ConnectFailed == ConnectFailed(), sourceLocation: sourceLocation)
+    #expect(error?.path.map(\.requested) == [name], sourceLocation: sourceLocation)
+  }
+}
+
 /// `AsyncLazy { … }` and `AsyncProvider { … }` made from a closure: the lazy one runs it
 /// once (concurrent first reads share the run; a throw keeps nothing, so the next read
 /// runs it again), the provider at every read.
@@ -59,15 +80,10 @@ struct AsyncDelayedClosureTests {
   }
 
   @Test func aThrowKeepsNothingAndTheNextReadRunsTheClosureAgain() async throws {
-    let runs = Atomic(0)
-    let lazy = AsyncLazy { () async throws -> Session in
-      if runs.add(1, ordering: .relaxed).newValue == 1 { throw ConnectFailed() }
-      return Session()
-    }
+    let connection = FlakyConnection()
+    let lazy = AsyncLazy { try await connection.connect() }
     let error = await #expect(throws: DIError.self) { _ = try await lazy.value }
-    #expect(error?.code == .factoryFailed)
-    #expect(error?.underlyingError as? ConnectFailed == ConnectFailed())
-    #expect(error?.path.map(\.requested) == ["AsyncLazy<Session>"])
+    connection.expectFirstFailure(error, of: "AsyncLazy<Session>")
     #expect(
       error?.description.contains(
         "AsyncLazy<Session>: a closure (DIContainerTests/AsyncDelayedClosureTests.swift:")
@@ -75,7 +91,7 @@ struct AsyncDelayedClosureTests {
     #expect(!lazy.wasMade)
     let made = try await lazy.value
     #expect(try await lazy.value === made)
-    #expect(runs.load(ordering: .relaxed) == 2)
+    #expect(connection.runs.load(ordering: .relaxed) == 2)
   }
 
   @Test func clearMakesTheNextReadRunTheClosureAgain() async throws {
@@ -114,17 +130,12 @@ struct AsyncDelayedClosureTests {
   }
 
   @Test func aThrowFromAnAsyncProvidersClosureFailsThatReadOnly() async throws {
-    let runs = Atomic(0)
-    let provider = AsyncProvider { () async throws -> Session in
-      if runs.add(1, ordering: .relaxed).newValue == 1 { throw ConnectFailed() }
-      return Session()
-    }
+    let connection = FlakyConnection()
+    let provider = AsyncProvider { try await connection.connect() }
     let error = await #expect(throws: DIError.self) { _ = try await provider.value }
-    #expect(error?.code == .factoryFailed)
-    #expect(error?.underlyingError as? ConnectFailed == ConnectFailed())
-    #expect(error?.path.map(\.requested) == ["AsyncProvider<Session>"])
+    connection.expectFirstFailure(error, of: "AsyncProvider<Session>")
     #expect(try await provider.value !== (try await provider.value))
-    #expect(runs.load(ordering: .relaxed) == 3)
+    #expect(connection.runs.load(ordering: .relaxed) == 3)
   }
 
   // MARK: - Wiring by hand
