@@ -711,6 +711,44 @@ final class AsyncRace<T: Sendable>: Sendable {
     #expect(started.load(ordering: .relaxed) == 2)
   }
 
+  // MARK: - A factory async -> T?
+
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
+  func anAsyncFactoryReturningAnOptionalRegistersTheWrappedTypeAndNilIsFactoryReturnedNil()
+    async throws
+  {
+    // "A factory `async -> T?` registers `T`, as the synchronous form does; nil is
+    // `.factoryReturnedNil`."
+    let container = DIContainer()
+    container.register { () async -> AsyncSettings? in nil }
+    container.register { (config: Config) async throws -> DatabasePool? in
+      try await DatabasePool.connect(config.databaseURL)
+    }
+    container.register { try Config.load() }
+    let pool: DatabasePool = try await container.resolveAsync()
+    #expect(pool.url == "postgres://orders")
+    let error = await #expect(throws: DIError.self) {
+      let _: AsyncSettings = try await container.resolveAsync()
+    }
+    #expect(error?.code == .factoryReturnedNil)
+    #expect(error?.description.contains("SpecConformanceTests/AsyncSpecTests.swift:") == true)
+  }
+
+  // MARK: - AsyncLazy and AsyncProvider from a closure
+
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
+  func asyncLazyAndAsyncProviderCanBeMadeFromAClosure() async throws {
+    // "`AsyncLazy { try await Pool.connect() }` and `AsyncProvider { … }` make them from a
+    // closure."
+    let url = "postgres://orders"
+    let lazy = AsyncLazy { try await DatabasePool.connect(url) }
+    let provider = AsyncProvider { try await DatabasePool.connect(url) }
+    #expect(!lazy.wasMade)
+    let pool = try await lazy.value
+    #expect(try await lazy.value === pool, "made once, then kept")
+    #expect(try await provider.value !== (try await provider.value), "made at every read")
+  }
+
   // MARK: - Servers: no trapping resolve in async code
 
   enum HandlerFramework: DIFramework {

@@ -214,6 +214,16 @@ nonisolated(unsafe) private var counter: Int = 0
     #expect(provider.value !== provider.value)
   }
 
+  @Test func theAsyncOnesCanBeMadeFromAClosureToo() async throws {
+    // "`Lazy { Cat() }` / `Provider { Cat() }` (and the async ones) can be made from a
+    // closure"
+    let lazy = AsyncLazy { Engine() }
+    let provider = AsyncProvider { Engine() }
+    #expect(!lazy.wasMade)
+    #expect(try await lazy.value === (try await lazy.value))
+    #expect(try await provider.value !== (try await provider.value))
+  }
+
   @Test func clearMakesTheNextValueAskAgainACachedLifetimeStillAnswersWithItsInstance() {
     // "`lazy.clear()` makes the next `.value` ask again (a cached lifetime still answers
     // with its cached instance)"

@@ -21,6 +21,32 @@ public final class AsyncLazy<T>: Sendable, CustomStringConvertible {
     self.core = core
   }
 
+  /// An `AsyncLazy` whose value `make` makes on the first read, with no container: for
+  /// tests and for wiring by hand.
+  ///
+  /// `make` runs once: concurrent first reads suspend until it is made, and share it. One
+  /// that throws keeps nothing, so the next read runs it again; ``clear()`` makes the
+  /// next read run it again too. What `make` throws reaches ``value`` as a ``DIError``:
+  /// a ``DIError`` it threw itself, otherwise one whose ``DIError/code`` is
+  /// ``DIError/Code/factoryFailed`` and whose ``DIError/underlyingError`` is the error
+  /// thrown; its path names this `AsyncLazy` and where it was made.
+  ///
+  /// - Parameters:
+  ///   - file: Where the `AsyncLazy` is made, shown when `make` throws.
+  ///   - line: The line.
+  ///   - make: Makes the value; may suspend and throw.
+  ///
+  /// ```swift
+  /// let pool = AsyncLazy { try await AsyncPool.connect() }   // nothing made yet
+  /// try await pool.value.close()                             // made now, once
+  /// ```
+  public init(
+    file: StaticString = #fileID, line: UInt = #line,
+    _ make: @escaping @Sendable () async throws -> T
+  ) {
+    core = DelayedCore(name: Self.delayedName, file: file, line: line) { try await make() }
+  }
+
   /// The value, made on the first read (a failed read leaves nothing: the next one tries
   /// again).
   ///
@@ -43,7 +69,8 @@ public final class AsyncLazy<T>: Sendable, CustomStringConvertible {
   }
 
   /// Forgets the kept value: the next read makes a new one (a component with a caching
-  /// lifetime still answers with its cached instance).
+  /// lifetime still answers with its cached instance; the closure of
+  /// ``init(file:line:_:)`` runs again).
   ///
   /// ```swift
   /// lazyPool.clear()

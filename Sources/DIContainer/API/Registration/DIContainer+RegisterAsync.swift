@@ -42,4 +42,41 @@ extension DIContainer {
     edit { $0.edit(at: builder.index) { $0.asyncFactory = factory } }
     return builder
   }
+
+  /// Registers a component for `Impl` made by an `async` `initializer` that returns an
+  /// `Impl?`: a lookup that may find nothing, an async failable initializer.
+  ///
+  /// The component provides `Impl`, not `Impl?`, as the synchronous form does. A nil from
+  /// the factory is a ``DIError`` (``DIError/Code/factoryReturnedNil``) naming this
+  /// registration, for an optional request too: the component was chosen, and it failed.
+  /// Nothing is cached for it, so the next request tries again. Everything else is as for
+  /// an async factory returning `Impl`.
+  ///
+  /// - Parameters:
+  ///   - file: The registration's file, shown in errors and graphs.
+  ///   - line: The registration's line.
+  ///   - initializer: Makes an instance from its resolved parameters, or returns nil; may
+  ///     suspend and throw.
+  /// - Returns: A builder to declare services, lifetime and injections.
+  ///
+  /// ```swift
+  /// container.register { (name: DIArg<String>) async throws -> AsyncPool? in
+  ///   guard !name.value.isEmpty else { return nil }   // nil: .factoryReturnedNil
+  ///   return try await AsyncPool.connect()
+  /// }
+  /// let pool: AsyncPool = try await container.resolveAsync(arg: "orders")
+  /// ```
+  @discardableResult
+  public func register<Impl, each Parameter>(
+    file: StaticString = #fileID, line: UInt = #line,
+    _ initializer: @escaping @Sendable (repeat each Parameter) async throws -> Impl?
+  ) -> DIComponentBuilder<Impl> {
+    register(file: file, line: line) {
+      (parameters: repeat each Parameter) async throws -> Impl in
+      guard let instance = try await initializer(repeat each parameters) else {
+        throw DIError(.factoryReturnedNil(implementation: "\(Impl.self)"))
+      }
+      return instance
+    }
+  }
 }

@@ -24,6 +24,17 @@ struct DelayedCore<Kept: DelayedKeeping>: Sendable {
       request: DelayedRequest(name: name, site: CallSite(file: file, line: line), make: make))
   }
 
+  /// A core whose value `make` makes, awaited, with no container:
+  /// `AsyncLazy { try await Pool.connect() }`; `file:line` is where it is made, named when
+  /// the closure throws.
+  init(
+    name: String, file: StaticString, line: UInt,
+    make: @escaping @Sendable () async throws -> Any
+  ) {
+    self.init(
+      request: DelayedRequest(name: name, site: CallSite(file: file, line: line), make: make))
+  }
+
   /// The type and, for a lazy value once made, the value: never makes it (it may be
   /// costly, or fail).
   var description: String {

@@ -2,7 +2,8 @@
 /// container, the container (held weakly), the framework that asked, the tag, the object
 /// graph of the resolution that made it, its request scope (held weakly), if it was made
 /// in one, and the runtime arguments of the request, if it was the one asked for; for one
-/// made from a closure (`Lazy { Cat() }`), the closure.
+/// made from a closure (`Lazy { Cat() }`, `AsyncLazy { try await Pool.connect() }`), the
+/// closure.
 ///
 /// Holds the graph strongly, so its `.objectGraph` objects are reused by later
 /// resolutions; the graph holds them weakly once no resolution uses it (see
@@ -18,6 +19,8 @@ final class DelayedRequest: Sendable {
   private enum Source {
     case container(Resolution)
     case closure(@Sendable () -> Any)
+    /// The closure of `AsyncLazy { … }` or `AsyncProvider { … }`: awaited, and may throw.
+    case asyncClosure(@Sendable () async throws -> Any)
   }
 
   /// What resolving the value in its container needs.
@@ -73,6 +76,13 @@ final class DelayedRequest: Sendable {
   init(name: String, site: CallSite, make: @escaping @Sendable () -> Any) {
     self.name = name
     source = .closure(make)
+    origin = .closure(site)
+  }
+
+  /// A delayed value whose value `make` makes, awaited, with no container; made at `site`.
+  init(name: String, site: CallSite, make: @escaping @Sendable () async throws -> Any) {
+    self.name = name
+    source = .asyncClosure(make)
     origin = .closure(site)
   }
 
@@ -139,9 +149,14 @@ final class DelayedRequest: Sendable {
   /// Resolves a `T` now like ``resolve(_:arguments:)``, awaiting the async factories of
   /// its graph (in graphs of its own: async requests keep no object graph).
   func resolveAsync<T>(_ type: T.Type, arguments: [Any]?) async throws(DIError) -> T {
-    if case .closure(let make) = source {
+    switch source {
+    case .closure(let make):
       // `make` is the closure of a delayed value of `T`, which returns a `T`.
       return UnsafeExactCast.known(make(), as: T.self)
+    case .asyncClosure(let make):
+      return try await awaitClosure(make, as: T.self)
+    case .container:
+      break
     }
     let target = try target(arguments: arguments)
     do throws(DIError) {
@@ -154,6 +169,25 @@ final class DelayedRequest: Sendable {
     } catch {
       throw named(error)
     }
+  }
+
+  /// What the closure `make` of an async delayed value of `T` returns; an error it throws
+  /// is a ``DIError`` (one it threw itself, or a ``DIError/Code/factoryFailed`` one carrying
+  /// it) whose path names this delayed value and where it was made.
+  private func awaitClosure<T>(
+    _ make: @Sendable () async throws -> Any, as type: T.Type
+  ) async throws(DIError) -> T {
+    let value: Any
+    do {
+      value = try await make()
+    } catch {
+      var failure = DIError(thrownBy: T.self, error)
+      let site: String? = if case .closure(let site) = origin { "\(site)" } else { nil }
+      failure.enter(name, component: site.map { "a closure (\($0))" })
+      throw failure
+    }
+    // `make` is the closure of a delayed value of `T`, which returns a `T`.
+    return UnsafeExactCast.known(value, as: T.self)
   }
 
   /// What a resolution of the value runs on: the container, still alive, the request
