@@ -19,31 +19,41 @@ func example_AsyncLazy_swift_L9() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Delayed/AsyncLazy.swift:27
-func example_AsyncLazy_swift_L27() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/AsyncLazy.swift", line: 28)
+// From Sources/DIContainer/API/Delayed/AsyncLazy.swift:39
+func example_AsyncLazy_swift_L39() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/AsyncLazy.swift", line: 40)
+  let pool = AsyncLazy { try await AsyncPool.connect() }   // nothing made yet
+  _ = pool
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/AsyncLazy.swift", line: 41)
+  try await pool.value.close()                             // made now, once
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/Delayed/AsyncLazy.swift:53
+func example_AsyncLazy_swift_L53() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/AsyncLazy.swift", line: 54)
   let pool = try await lazyPool.value
   _ = pool
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Delayed/AsyncLazy.swift:38
-func example_AsyncLazy_swift_L38() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/AsyncLazy.swift", line: 39)
+// From Sources/DIContainer/API/Delayed/AsyncLazy.swift:64
+func example_AsyncLazy_swift_L64() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/AsyncLazy.swift", line: 65)
   if lazyPool.wasMade { try await lazyPool.value.close() }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Delayed/AsyncLazy.swift:48
-func example_AsyncLazy_swift_L48() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/AsyncLazy.swift", line: 49)
+// From Sources/DIContainer/API/Delayed/AsyncLazy.swift:75
+func example_AsyncLazy_swift_L75() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/AsyncLazy.swift", line: 76)
   lazyPool.clear()
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Delayed/AsyncLazy.swift:57
-func example_AsyncLazy_swift_L57() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/AsyncLazy.swift", line: 58)
+// From Sources/DIContainer/API/Delayed/AsyncLazy.swift:84
+func example_AsyncLazy_swift_L84() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/AsyncLazy.swift", line: 85)
   print(lazyPool)   // AsyncLazy<AsyncPool> (not made yet)
 #sourceLocation()
 }

@@ -19,17 +19,27 @@ func example_AsyncProvider_swift_L9() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Delayed/AsyncProvider.swift:22
-func example_AsyncProvider_swift_L22() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/AsyncProvider.swift", line: 23)
+// From Sources/DIContainer/API/Delayed/AsyncProvider.swift:37
+func example_AsyncProvider_swift_L37() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/AsyncProvider.swift", line: 38)
+  let pools = AsyncProvider { try await AsyncPool.connect() }
+  _ = pools
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/AsyncProvider.swift", line: 39)
+  try await pools.value.close()   // a new AsyncPool at every read
+#sourceLocation()
+}
+
+// From Sources/DIContainer/API/Delayed/AsyncProvider.swift:50
+func example_AsyncProvider_swift_L50() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/AsyncProvider.swift", line: 51)
   let pool = try await connections.value
   _ = pool
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Delayed/AsyncProvider.swift:33
-func example_AsyncProvider_swift_L33() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/AsyncProvider.swift", line: 34)
+// From Sources/DIContainer/API/Delayed/AsyncProvider.swift:61
+func example_AsyncProvider_swift_L61() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/AsyncProvider.swift", line: 62)
   print(connections)   // AsyncProvider<AsyncPool>
 #sourceLocation()
 }

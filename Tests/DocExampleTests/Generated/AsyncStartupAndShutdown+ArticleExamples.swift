@@ -57,20 +57,20 @@ func example_AsyncStartupAndShutdown_md_L76() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:109
-func example_AsyncStartupAndShutdown_md_L109() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 110)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:114
+func example_AsyncStartupAndShutdown_md_L114() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 115)
   let made: AsyncPool = try await container.resolveAsync()   // at boot
   _ = made
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 111)
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 116)
   let pool: AsyncPool = try container.tryResolve()           // later: the cached instance
   _ = pool
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:125
-func example_AsyncStartupAndShutdown_md_L125() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 126)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:130
+func example_AsyncStartupAndShutdown_md_L130() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 131)
   container.register(MailQueue.init)
     .injection { (queue: MailQueue, pool: AsyncPool) async in await pool.close() }
     .postInit { queue in await queue.flush() }
@@ -79,9 +79,9 @@ func example_AsyncStartupAndShutdown_md_L125() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:146
-func example_AsyncStartupAndShutdown_md_L146() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 147)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:151
+func example_AsyncStartupAndShutdown_md_L151() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 152)
   final class ReportJob {
     let pool: AsyncLazy<AsyncPool>
     init(pool: AsyncLazy<AsyncPool>) { self.pool = pool }
@@ -94,9 +94,9 @@ func example_AsyncStartupAndShutdown_md_L146() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:165
-func example_AsyncStartupAndShutdown_md_L165() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 166)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:177
+func example_AsyncStartupAndShutdown_md_L177() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 178)
   container.register { () async throws -> AsyncPool in try await AsyncPool.connect() }
     .lifetime(.single)
   try await container.initializeSingletonObjectsAsync()
@@ -105,18 +105,18 @@ func example_AsyncStartupAndShutdown_md_L165() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:183
-func example_AsyncStartupAndShutdown_md_L183() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 184)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:195
+func example_AsyncStartupAndShutdown_md_L195() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 196)
   container.register { () async throws -> AsyncPool in try await AsyncPool.connect() }
     .lifetime(.perFramework(.single))
     .onClean { pool in await pool.close() }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:201
-func example_AsyncStartupAndShutdown_md_L201() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 202)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:224
+func example_AsyncStartupAndShutdown_md_L224() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 225)
   func run(_ container: DIContainer) async throws {
     try await container.initializeSingletonObjectsAsync()
     // … serve requests until the process is asked to stop …
@@ -125,13 +125,13 @@ func example_AsyncStartupAndShutdown_md_L201() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:218
-func example_AsyncStartupAndShutdown_md_L218() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 219)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:241
+func example_AsyncStartupAndShutdown_md_L241() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 242)
   let status = try await container.withScope { scope in
     let handler: Handler = try await scope.resolveAsync()
     _ = handler
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 221)
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 244)
     handler.handle(request)
     return 200
   }

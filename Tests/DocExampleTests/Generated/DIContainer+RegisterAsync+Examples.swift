@@ -15,3 +15,15 @@ func example_DIContainer_RegisterAsync_swift_L21() async throws {
     .onClean { pool in await pool.close() }
 #sourceLocation()
 }
+
+// From Sources/DIContainer/API/Registration/DIContainer+RegisterAsync.swift:62
+func example_DIContainer_RegisterAsync_swift_L62() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Registration/DIContainer+RegisterAsync.swift", line: 63)
+  container.register { (name: DIArg<String>) async throws -> AsyncPool? in
+    guard !name.value.isEmpty else { return nil }   // nil: .factoryReturnedNil
+    return try await AsyncPool.connect()
+  }
+  let pool: AsyncPool = try await container.resolveAsync(arg: "orders")
+  _ = pool
+#sourceLocation()
+}

@@ -84,9 +84,9 @@ func example_DIError_swift_L239() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Errors/DIError.swift:255
-func example_DIError_swift_L255() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Errors/DIError.swift", line: 256)
+// From Sources/DIContainer/API/Errors/DIError.swift:256
+func example_DIError_swift_L256() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Errors/DIError.swift", line: 257)
   if let cause = error.underlyingError { print("because:", cause) }
 #sourceLocation()
 }

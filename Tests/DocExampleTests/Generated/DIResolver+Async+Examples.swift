@@ -55,20 +55,20 @@ func example_DIResolver_Async_swift_L101() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Resolution/DIResolver+Async.swift:134
-func example_DIResolver_Async_swift_L134() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 135)
+// From Sources/DIContainer/API/Resolution/DIResolver+Async.swift:146
+func example_DIResolver_Async_swift_L146() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 147)
   let scope = container.makeScope()
   _ = scope
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 136)
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 148)
   let handler: Handler = try await scope.resolveAsync()
   _ = handler
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Resolution/DIResolver+Async.swift:155
-func example_DIResolver_Async_swift_L155() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 156)
+// From Sources/DIContainer/API/Resolution/DIResolver+Async.swift:167
+func example_DIResolver_Async_swift_L167() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 168)
   let handler: Handler = try await scope.resolveAsync(arguments: [])
   _ = handler
 #sourceLocation()

@@ -44,20 +44,9 @@ extension DIContainer: DIResolver {
   /// a trapping form knows it.
   @inlinable @inline(__always)
   func resolved<T>(_ type: T.Type, site: CallSite?) throws(DIError) -> T {
-    if _slowPath(OverrideLevels.areInUse) { return try resolvedInOverrideLevel(T.self, site: site) }
-    return try resolvedHere(T.self, site: site)
-  }
-
-  /// ``resolved(_:site:)`` while some task has an override level: from the level that answers
-  /// for this container in this task, if there is one.
-  @usableFromInline @inline(never)
-  func resolvedInOverrideLevel<T>(_ type: T.Type, site: CallSite?) throws(DIError) -> T {
-    try (currentOverrideLevel() ?? self).resolvedHere(T.self, site: site)
-  }
-
-  /// ``resolved(_:site:)`` from this container itself, whatever override the task has.
-  @inlinable @inline(__always)
-  func resolvedHere<T>(_ type: T.Type, site: CallSite?) throws(DIError) -> T {
+    // While a task of the process has an override level, the look-ups find nothing and the
+    // generic path, `resolve(_:after:site:)`, goes to the task's level (no test here: a
+    // branch in this inlined body cost S1 15 instructions, Benchmarks/PROFILE.md).
     // Not through `publishedObject(or:)`: this closure would not be inlined.
     var found = PriorLookUp()
     if let object = publishedObject(of: T.self, found: &found) {
@@ -94,10 +83,16 @@ extension DIContainer: DIResolver {
       .notAService, requestedName: String(describing: type), component: component?.summary)
   }
 
-  /// ``resolved(_:site:)`` on a resolution context, after `found` looked `T` up.
+  /// ``resolved(_:site:)`` on a resolution context, after `found` looked `T` up; on the
+  /// task's override level, if it has one.
   @usableFromInline
   func resolve<T>(_ type: T.Type, after found: PriorLookUp, site: CallSite?) throws(DIError) -> T {
-    try DIResolutionContext.resolve(T.self, in: self, requester: nil, site: site, after: found)
+    if let level = overrideLevel {
+      return try DIResolutionContext.resolve(
+        T.self, in: level, requester: nil, site: site, after: PriorLookUp())
+    }
+    return try DIResolutionContext.resolve(
+      T.self, in: self, requester: nil, site: site, after: found)
   }
 
   /// Runs the property injections (and `postInit`) of the component registered for

@@ -38,10 +38,16 @@ struct PriorLookUp {
 extension DIContainer {
   /// The object this container's only candidate for `type` keeps strongly, retained, read
   /// with no lock and no resolution context; nil when there is none or a context must
-  /// decide. What the look-up found goes to `found`, for that context.
+  /// decide (always while some task has an override level). What the look-up found goes to
+  /// `found`, for that context.
   @usableFromInline
   func publishedObject(of type: Any.Type, found: inout PriorLookUp) -> AnyObject? {
     let request = ResolutionRequest.currentReference
+    // The task may have an override level, which the generic path finds: nothing found here.
+    guard !OverrideLevels.areInUse else {
+      found.request = request
+      return nil
+    }
     let object = request.borrow { (request) -> AnyObject? in
       guard
         let single = UnsafeSnapshotAccess.lookUpWithoutContext(
