@@ -15,7 +15,6 @@ class UnsafeRequestState: @unchecked Sendable {
   @exclusivity(unchecked) private var _openMakings: [(_ keep: Bool) -> Void] = []
   @exclusivity(unchecked) private var _pendingSite: CallSite?
   @exclusivity(unchecked) private var _prepared: PreparedInstances?
-  @exclusivity(unchecked) private var _addressed: AddressedArguments?
   @exclusivity(unchecked) private var _contexts = 0
   @exclusivity(unchecked) private var _reusableBuilds = 0
   @exclusivity(unchecked) private var _postponedBy: [ObjectGraph.Postponement] = []
@@ -72,10 +71,10 @@ class UnsafeRequestState: @unchecked Sendable {
 
   /// The runtime arguments addressed by type of the request running on the thread, if it
   /// has any (see ``AddressedArguments``).
-  final var addressed: AddressedArguments? {
-    @inline(__always) get { unsafe _addressed }
-    @inline(__always) set { unsafe _addressed = newValue }
-  }
+  ///
+  /// Exclusivity-checked, unlike the fields above: only requests with arguments read it,
+  /// and its type has nothing unsafe for an `unsafe` access to mark.
+  final var addressed: AddressedArguments?
 
   /// How many resolution contexts of the thread are running, one inside the other.
   final var contexts: Int {
