@@ -94,9 +94,9 @@ func example_AsyncStartupAndShutdown_md_L151() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:177
-func example_AsyncStartupAndShutdown_md_L177() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 178)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:182
+func example_AsyncStartupAndShutdown_md_L182() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 183)
   container.register { () async throws -> AsyncPool in try await AsyncPool.connect() }
     .lifetime(.single)
   try await container.initializeSingletonObjectsAsync()
@@ -105,18 +105,18 @@ func example_AsyncStartupAndShutdown_md_L177() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:195
-func example_AsyncStartupAndShutdown_md_L195() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 196)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:200
+func example_AsyncStartupAndShutdown_md_L200() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 201)
   container.register { () async throws -> AsyncPool in try await AsyncPool.connect() }
     .lifetime(.perFramework(.single))
     .onClean { pool in await pool.close() }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:224
-func example_AsyncStartupAndShutdown_md_L224() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 225)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:229
+func example_AsyncStartupAndShutdown_md_L229() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 230)
   func run(_ container: DIContainer) async throws {
     try await container.initializeSingletonObjectsAsync()
     // … serve requests until the process is asked to stop …
@@ -125,13 +125,13 @@ func example_AsyncStartupAndShutdown_md_L224() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:241
-func example_AsyncStartupAndShutdown_md_L241() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 242)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:246
+func example_AsyncStartupAndShutdown_md_L246() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 247)
   let status = try await container.withScope { scope in
     let handler: Handler = try await scope.resolveAsync()
     _ = handler
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 244)
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 249)
     handler.handle(request)
     return 200
   }

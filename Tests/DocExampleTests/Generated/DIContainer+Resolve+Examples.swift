@@ -23,31 +23,31 @@ func example_DIContainer_Resolve_swift_L24() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift:111
-func example_DIContainer_Resolve_swift_L111() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift", line: 112)
+// From Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift:106
+func example_DIContainer_Resolve_swift_L106() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift", line: 107)
   container.register(Presenter.self).injection(\.view)
   container.inject(into: presenter)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift:130
-func example_DIContainer_Resolve_swift_L130() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift", line: 131)
+// From Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift:125
+func example_DIContainer_Resolve_swift_L125() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift", line: 126)
   try container.tryInject(into: presenter)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift:155
-func example_DIContainer_Resolve_swift_L155() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift", line: 156)
+// From Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift:150
+func example_DIContainer_Resolve_swift_L150() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift", line: 151)
   try await container.injectAsync(into: presenter)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift:205
-func example_DIContainer_Resolve_swift_L205() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift", line: 206)
+// From Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift:200
+func example_DIContainer_Resolve_swift_L200() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIContainer+Resolve.swift", line: 201)
   let cat: Cat = *container
   _ = cat
 #sourceLocation()

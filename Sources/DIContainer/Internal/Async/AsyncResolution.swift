@@ -93,10 +93,13 @@ extension DIContainer {
   ///
   /// Synchronous factories of the graph may run again in the next attempt (cached
   /// instances are made once: they are kept by then). `addressed`: the request's runtime
-  /// arguments addressed by type, installed for every attempt.
+  /// arguments addressed by type, installed for every attempt. `graph`: the object graph of
+  /// an async delayed value, which every attempt continues (its `.objectGraph` instances are
+  /// those of the resolution that made the value); else each attempt has its own.
   func resolvingAsync<Value>(
     requester: DIModuleID?, arguments: [Any]?, requestScope: DIRequestScope?,
-    addressed: AddressedArguments? = nil, resuming first: AsyncResumption? = nil,
+    addressed: AddressedArguments? = nil, graph: ObjectGraph? = nil,
+    resuming first: AsyncResumption? = nil,
     _ attempt: (inout DIResolutionContext) throws(DIError) -> Value
   ) async throws(DIError) -> Value {
     // Made once an attempt meets an async component: a graph with none costs one attempt.
@@ -113,8 +116,8 @@ extension DIContainer {
           return try Self.attempt(with: prepared, addressed: addressed) {
             () throws(DIError) -> Value in
             try DIResolutionContext.with(
-              self, requester: requester, arguments: arguments, requestScope: requestScope,
-              attempt)
+              self, requester: requester, arguments: arguments, graph: graph,
+              requestScope: requestScope, attempt)
           }
         } catch {
           resumption = try AsyncResumption(after: error)

@@ -146,8 +146,8 @@ final class DelayedRequest: Sendable {
     }
   }
 
-  /// Resolves a `T` now like ``resolve(_:arguments:)``, awaiting the async factories of
-  /// its graph (in graphs of its own: async requests keep no object graph).
+  /// Resolves a `T` now like ``resolve(_:arguments:)``, in the captured graph, awaiting
+  /// the async factories of its graph.
   func resolveAsync<T>(_ type: T.Type, arguments: [Any]?) async throws(DIError) -> T {
     switch source {
     case .closure(let make):
@@ -162,7 +162,7 @@ final class DelayedRequest: Sendable {
     do throws(DIError) {
       return try await target.container.resolvingAsync(
         requester: target.resolution.requester, arguments: target.arguments,
-        requestScope: target.scope
+        requestScope: target.scope, graph: target.resolution.graph
       ) { (context) throws(DIError) -> T in
         try target.resolution.value(T.self, in: &context)
       }
