@@ -29,8 +29,10 @@ extension DIContainer {
       await TeardownTasks.waitForAll()
       finished.signal()
     case .retiring(let finished):
-      // Another call shuts it down: return when it has, every hook run.
+      // Another call shuts it down: return when it has, every hook run, and the hooks of
+      // instances made late (after its drop) that run on tasks of their own too.
       await finished.wait()
+      await TeardownTasks.waitForAll()
     }
   }
 
