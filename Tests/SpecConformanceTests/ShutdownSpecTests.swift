@@ -1,0 +1,205 @@
+import DIContainer
+import DITestSupport
+import Testing
+
+// SPEC.md, "Async and throwing factories", the `shutdown()` bullet: shutdown loses nothing;
+// concurrent calls all return after every hook; a process-wide instance is cleaned when the
+// last container that handed it out shuts down.
+
+final class SOShutdownPool: Sendable {
+  let id: Int
+  init(id: Int) { self.id = id }
+}
+final class SOSharedSingle: Sendable {}
+final class SOSharedApplication: Sendable {}
+final class SOShutdownProbe: Sendable {}
+
+@Suite struct SOShutdownSpecTests {
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
+  func concurrentShutdownCallsAllReturnAfterEveryHook() async throws {
+    let container = DIContainer()
+    let gate = Gate()
+    let events = EventLog<String>()
+    container.register { SOShutdownPool(id: 1) }.lifetime(.perContainer(.single))
+      .onClean { _ in
+        await gate.pass()
+        events.append("hook done")
+      }
+    let _: SOShutdownPool = try await container.resolveAsync()
+    let first = Task {
+      await container.shutdown()
+      events.append("first returned")
+    }
+    try await gate.awaitArrivals(1)  // the first shutdown is inside the hook
+    let started = Signal()
+    let others = (0..<4).map { index in
+      Task {
+        started.signal()
+        await container.shutdown()
+        events.append("other \(index) returned")
+      }
+    }
+    #expect(await started.wait(untilCount: 4))
+    // Give a wrong early return every chance to happen before the hook ends.
+    for _ in 0..<50 { await Task.yield() }
+    try await Task.sleep(for: .milliseconds(20))
+    #expect(events.all.isEmpty, "no shutdown returned while a hook still runs")
+    gate.open()
+    await first.value
+    for other in others { await other.value }
+    #expect(events.all.first == "hook done", "\(events.all)")
+    #expect(events.count == 6)
+    #expect(events.all.filter { $0 == "hook done" }.count == 1, "the hook ran once")
+  }
+
+  /// One registration site for both containers (SPEC: the same `.single` registered in two
+  /// containers makes one instance).
+  private static func registerSharedSingle(on container: DIContainer, cleaned: Counter) {
+    container.register(SOSharedSingle.init).lifetime(.single).onClean { _ in cleaned.next() }
+  }
+
+  private static let sharedSingleCleaned = Counter()
+
+  @Test func aSingleSharedByTwoContainersIsCleanedOnlyByTheLastToShutDown() async throws {
+    let cleaned = Self.sharedSingleCleaned
+    let first = DIContainer()
+    let second = DIContainer()
+    Self.registerSharedSingle(on: first, cleaned: cleaned)
+    Self.registerSharedSingle(on: second, cleaned: cleaned)
+    let a: SOSharedSingle = try await first.resolveAsync()
+    let b: SOSharedSingle = try await second.resolveAsync()
+    #expect(a === b, "one instance for one registration site")
+    await first.shutdown()
+    #expect(cleaned.value == 0, "the second container still hands it out")
+    let again: SOSharedSingle = try await second.resolveAsync()
+    #expect(again === a, "still the same instance in the container that did not shut down")
+    await second.shutdown()
+    #expect(cleaned.value == 1, "the last container to shut down cleans it, once")
+  }
+
+  private static func registerSharedApplication(on container: DIContainer, cleaned: Counter) {
+    container.register(SOSharedApplication.init).lifetime(.perApplication(.single))
+      .onClean { _ in cleaned.next() }
+  }
+
+  private static let sharedApplicationCleaned = Counter()
+
+  @Test func aPerApplicationSharedByTwoContainersIsCleanedOnlyByTheLastToShutDown() async throws {
+    let cleaned = Self.sharedApplicationCleaned
+    let first = DIContainer()
+    let second = DIContainer()
+    Self.registerSharedApplication(on: first, cleaned: cleaned)
+    Self.registerSharedApplication(on: second, cleaned: cleaned)
+    let a: SOSharedApplication = try await first.resolveAsync()
+    let b: SOSharedApplication = try await second.resolveAsync()
+    #expect(a === b)
+    await second.shutdown()
+    #expect(cleaned.value == 0)
+    await first.shutdown()
+    #expect(cleaned.value == 1)
+  }
+
+  /// A request that makes an instance asynchronously, started before `shutdown()`, finishes
+  /// after shutdown began: its instance is cleaned exactly once.
+  @Test(
+    .timeLimit(.minutes(TestEnvironment.hangMinutes)),
+    arguments: ["perContainer", "multiton", "custom", "scoped"])
+  func anAsyncMakingFinishingAfterShutdownBeganIsCleanedOnce(lifetime name: String)
+    async throws
+  {
+    let container = DIContainer()
+    let gate = Gate()
+    let cleaned = Signal()
+    let lifetime: DILifetime =
+      switch name {
+      case "perContainer": .perContainer(.single)
+      case "multiton": .multiton
+      case "custom": .custom(DIScope(name: "SOShutdownLate-\(name)", storage: DICacheStorage()))
+      default: .scoped
+      }
+    container.register { (key: DIArg<String>) async -> SOShutdownPool in
+      await gate.pass()
+      return SOShutdownPool(id: key.value.count)
+    }
+    .lifetime(lifetime)
+    .onClean { _ in cleaned.signal() }
+    container.register(SOShutdownProbe.init)
+    let scope = container.makeScope()
+    let making = Task { () -> SOShutdownPool? in
+      if name == "scoped" {
+        return try? await scope.resolveAsync(arg: "late")
+      }
+      return try? await container.resolveAsync(arg: "late")
+    }
+    try await gate.awaitArrivals(1)
+    let shutdown = Task { await container.shutdown() }
+    // Shutdown has begun once a new request fails with `.containerShutDown`.
+    while true {
+      do {
+        let _: SOShutdownProbe = try await container.resolveAsync()
+        await Task.yield()
+      } catch {
+        #expect(error.code == .containerShutDown)
+        break
+      }
+    }
+    gate.open()
+    _ = await making.value
+    await shutdown.value
+    #expect(await cleaned.wait(untilCount: 1), "\(name): the late instance is cleaned")
+    await container.shutdown()
+    scope.close()
+    #expect(cleaned.value == 1, "\(name): cleaned exactly once")
+  }
+
+  /// Makes a `.perContainer` instance whose async making finishes after `shutdown()` began;
+  /// returns once that making and that shutdown have returned.
+  private static func makeLateInstance(
+    _ container: DIContainer, hook: @escaping @Sendable () async -> Void
+  ) async throws {
+    let gate = Gate()
+    container.register { () async -> SOShutdownPool in
+      await gate.pass()
+      return SOShutdownPool(id: 1)
+    }
+    .lifetime(.perContainer(.single))
+    .onClean { _ in await hook() }
+    container.register(SOShutdownProbe.init)
+    let making = Task { try? await container.resolveAsync() as SOShutdownPool }
+    try await gate.awaitArrivals(1)
+    let shutdown = Task { await container.shutdown() }
+    while (try? await container.resolveAsync() as SOShutdownProbe) != nil { await Task.yield() }
+    gate.open()
+    _ = await making.value
+    await shutdown.value
+  }
+
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
+  func theAsyncHookOfALateInstanceRunsOnce() async throws {
+    let container = DIContainer()
+    let cleaned = Counter()
+    let hookEnded = Signal()
+    try await Self.makeLateInstance(container) {
+      await Task.yield()
+      cleaned.next()
+      hookEnded.signal()
+    }
+    #expect(await hookEnded.wait(), "the late instance's async hook runs")
+    await container.shutdown()
+    #expect(cleaned.value == 1, "once")
+  }
+
+  /// "shutdown() waits for every such task" (async hooks started on tasks of their own) and
+  /// "concurrent shutdown() calls all return after every hook has run".
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
+  func aLaterShutdownAwaitsTheAsyncHookOfALateInstance() async throws {
+    let container = DIContainer()
+    let cleaned = Counter()
+    try await Self.makeLateInstance(container) {
+      await Task.yield()
+      cleaned.next()
+    }
+    await container.shutdown()  // returns after every hook, the late one's included
+    #expect(cleaned.value == 1, "shutdown() returned before the late async hook ended")
+  }
+}
