@@ -33,6 +33,14 @@ final class SOFrame: Sendable {
   init(picture: any SOPicture) { self.picture = picture }
 }
 final class SOUnrelated: Sendable {}
+final class SOAvatarPair: Sendable {
+  let left: SOAvatar
+  let right: SOAvatar
+  init(left: SOAvatar, right: SOAvatar) {
+    self.left = left
+    self.right = right
+  }
+}
 final class SOAsyncAvatar: Sendable {
   let size: Int
   init(size: Int) { self.size = size }
@@ -139,5 +147,58 @@ final class SOAsyncUser: Sendable {
       let _: SOAsyncAvatar = try container.tryResolve(arguments: .for(SOAsyncAvatar.self, 1))
     }
     #expect(error?.code == .asyncFactory)
+  }
+
+  @Test func argumentsForAnInstanceALifetimeAlreadyKeepsAreExtraArguments() throws {
+    let container = DIContainer()
+    container.register { SOAvatar(size: arg($0)) }.lifetime(.perContainer(.single))
+    let first: SOAvatar = try container.tryResolve(arguments: .for(SOAvatar.self, 10))
+    #expect(first.size == 10)
+    let error = #expect(throws: DIError.self) {
+      let _: SOAvatar = try container.tryResolve(arguments: .for(SOAvatar.self, 20))
+    }
+    #expect(error?.code == .extraArguments, "the kept instance is not built, so takes none")
+    #expect(try container.tryResolve() as SOAvatar === first)
+  }
+
+  @Test func aPrototypeBuiltTwiceInOneRequestTakesTheSameValuesEachTime() throws {
+    let container = DIContainer()
+    container.register { SOAvatar(size: arg($0)) }
+    container.register(SOAvatarPair.init)
+    let pair: SOAvatarPair = try container.tryResolve(arguments: .for(SOAvatar.self, 5))
+    #expect(pair.left !== pair.right)
+    #expect(pair.left.size == 5 && pair.right.size == 5)
+  }
+
+  @Test func aMultitonIsKeyedByItsAddressedArguments() throws {
+    let container = DIContainer()
+    container.register { SOAvatar(size: arg($0)) }.lifetime(.multiton)
+    container.register { SOUser(name: arg($0), avatar: $1) }
+    let one: SOUser = try container.tryResolve(
+      arguments: .for(SOUser.self, "a"), .for(SOAvatar.self, 1))
+    let again: SOUser = try container.tryResolve(
+      arguments: .for(SOUser.self, "b"), .for(SOAvatar.self, 1))
+    let two: SOUser = try container.tryResolve(
+      arguments: .for(SOUser.self, "c"), .for(SOAvatar.self, 2))
+    #expect(one.avatar === again.avatar)
+    #expect(one.avatar !== two.avatar)
+    #expect(two.avatar.size == 2)
+  }
+
+  @Test func aWrongTypedAddressedArgumentIsAnErrorNotATrap() {
+    let container = makeContainer()
+    let error = #expect(throws: DIError.self) {
+      let _: SOAvatar = try container.tryResolve(arguments: .for(SOAvatar.self, "not an Int"))
+    }
+    #expect(error != nil)
+  }
+
+  @Test func addressedArgumentsWorkInARequestScope() async throws {
+    let container = makeContainer()
+    let scope = container.makeScope()
+    defer { scope.close() }
+    let user: SOUser = try await scope.resolveAsync(
+      arguments: .for(SOAvatar.self, 3), .for(SOUser.self, "dee"))
+    #expect(user.name == "dee" && user.avatar.size == 3)
   }
 }

@@ -15,6 +15,11 @@ final class SOConnectionUser: Sendable {
 }
 final class SOMaybe: Sendable {}
 struct SOConnectFailure: Error, Equatable {}
+protocol SOConnecting: Sendable {}
+final class SOOptionalConnection: SOConnecting, Sendable {
+  let id: Int
+  init(id: Int) { self.id = id }
+}
 
 @Suite struct SOAsyncDelayedClosureSpecTests {
   @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
@@ -88,5 +93,33 @@ struct SOConnectFailure: Error, Equatable {}
       let _: SOConnection = try await container.resolveAsync()
     }
     #expect(error?.code == .factoryReturnedNil)
+  }
+
+  @Test func theErrorOfAnAsyncLazyClosureSaysWhereItWasMade() async {
+    let line = #line + 1
+    let lazy = AsyncLazy { () async throws -> SOConnection in throw SOConnectFailure() }
+    let error = await #expect(throws: DIError.self) { _ = try await lazy.value }
+    #expect(
+      error?.description.contains("AsyncDelayedClosureSpecTests.swift:\(line)") == true,
+      "\(String(describing: error))")
+  }
+
+  @Test func anOptionalAsyncFactoryServesItsServicesAndANilCachesNothing() async throws {
+    let container = DIContainer()
+    let calls = Counter()
+    container.register { () async -> SOOptionalConnection? in
+      calls.next() == 1 ? nil : SOOptionalConnection(id: calls.value)
+    }
+    .as(SOConnecting.self)
+    .lifetime(.perContainer(.single))
+    let error = await #expect(throws: DIError.self) {
+      let _: SOConnecting = try await container.resolveAsync()
+    }
+    #expect(error?.code == .factoryReturnedNil)
+    let first: SOConnecting = try await container.resolveAsync()
+    let second: SOOptionalConnection = try await container.resolveAsync()
+    #expect(first as? SOOptionalConnection === second, "cached once made")
+    #expect(second.id == 2)
+    #expect(calls.value == 2)
   }
 }

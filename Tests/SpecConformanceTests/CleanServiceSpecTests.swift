@@ -13,6 +13,7 @@ final class SOSession: SOSessionService, Sendable {
 }
 final class SOOtherSession: SOSessionService, Sendable {}
 final class SOKeep: Sendable {}
+enum SOCleanTag {}
 final class SOSessionHolder: Sendable {
   let session: SOSession
   init(session: SOSession) { self.session = session }
@@ -93,5 +94,54 @@ final class SOSessionHolder: Sendable {
     #expect(cleaned.value == 1)
     #expect(try parent.tryResolve() as SOSessionHolder === holder, "the dependent stays")
     #expect(try parent.tryResolve() as SOSession !== holder.session)
+  }
+
+  @Test func cleaningAServiceDropsInstancesRegisteredUnderATag() throws {
+    let container = DIContainer()
+    let cleaned = Counter()
+    container.register { SOSession(id: 1) }.as(SOSessionService.self, tag: SOCleanTag.self)
+      .lifetime(.perContainer(.single))
+      .onClean { _ in cleaned.next() }
+    let session: SOSession = try container.tryResolve()
+    container.clean(SOSessionService.self)
+    #expect(cleaned.value == 1, "a component answers its service under any tag")
+    #expect(try container.tryResolve() as SOSession !== session)
+  }
+
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
+  func anAsyncHookOfAnInstanceDroppedByCleaningATypeRunsAndShutdownAwaitsIt() async throws {
+    let container = DIContainer()
+    let cleaned = Counter()
+    container.register { SOSession(id: 1) }.lifetime(.perContainer(.single))
+      .onClean { _ in
+        await Task.yield()
+        cleaned.next()
+      }
+    let _: SOSession = try await container.resolveAsync()
+    container.clean(SOSession.self)
+    await container.shutdown()
+    #expect(cleaned.value == 1, "run once, awaited by shutdown()")
+  }
+
+  @Test func cleaningATypeNothingAnswersDropsNothing() throws {
+    let container = DIContainer()
+    let cleaned = Counter()
+    container.register(SOKeep.init).lifetime(.perContainer(.single)).onClean { _ in cleaned.next() }
+    let keep: SOKeep = try container.tryResolve()
+    container.clean(SOSession.self)
+    #expect(cleaned.value == 0)
+    #expect(try container.tryResolve() as SOKeep === keep)
+  }
+
+  @Test func cleaningATypeTwiceRunsItsHookOnce() throws {
+    let container = DIContainer()
+    let cleaned = Counter()
+    container.register { SOSession(id: 1) }.lifetime(.perContainer(.single))
+      .onClean { _ in cleaned.next() }
+    let _: SOSession = try container.tryResolve()
+    container.clean(SOSession.self)
+    container.clean(SOSession.self)
+    container.clean()
+    #expect(cleaned.value == 1)
   }
 }

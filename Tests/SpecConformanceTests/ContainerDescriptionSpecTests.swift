@@ -103,4 +103,13 @@ enum SODescribedFramework: DIFramework {
     #expect(child.description.contains("SODescribedBowl"))
     #expect(!parent.description.contains("SODescribedBowl"), "a parent never sees a child's")
   }
+
+  @Test func descriptionNamesANonDefaultDefaultLifetimeAndWorksAfterShutdown() async {
+    let container = DIContainer(defaultLifetime: .perContainer(.single))
+    container.register(SODescribedCat.init)
+    #expect(container.description.contains("SODescribedCat"))
+    await container.shutdown()
+    let text = container.description  // safe at any time: it resolves nothing
+    #expect(text.contains("perContainer"), "\(text)")
+  }
 }

@@ -78,4 +78,20 @@ final class SODefaultWhole: Sendable {
       try child.tryResolve() as SODefaultPart !== child.tryResolve() as SODefaultPart,
       "the parent's registration stays .prototype")
   }
+
+  @Test func aScopedDefaultCachesPerRequestScope() async throws {
+    let container = DIContainer(defaultLifetime: .scoped)
+    container.register(SODefaultPart.init)
+    let error = await #expect(throws: DIError.self) {
+      let _: SODefaultPart = try await container.resolveAsync()
+    }
+    #expect(error?.code == .outsideScope)
+    let first = container.makeScope()
+    let second = container.makeScope()
+    let a: SODefaultPart = try await first.resolveAsync()
+    #expect(try await first.resolveAsync() as SODefaultPart === a)
+    #expect(try await second.resolveAsync() as SODefaultPart !== a)
+    first.close()
+    second.close()
+  }
 }

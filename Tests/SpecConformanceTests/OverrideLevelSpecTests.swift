@@ -376,6 +376,164 @@ enum SOClockFramework: DIFramework {
   }
 }
 
+@Suite struct SOOverrideLevelCachingSpecTests {
+  @Test func eachParallelLevelCachesItsOwnInstanceAndDropsItOnce() async throws {
+    let container = DIContainer()
+    let cleaned = EventLog<Int>()
+    let gate = Gate()
+    let pairs = try await withThrowingTaskGroup(of: (Int, Int, Bool).self) { group in
+      for value in 1...4 {
+        group.addTask {
+          try await container.withOverrides { c in
+            c.register { SOCachedThing(id: value) }.lifetime(.perContainer(.single))
+              .onClean { thing in cleaned.append(thing.id) }
+          } operation: {
+            await gate.pass()
+            let first: SOCachedThing = try await container.resolveAsync()
+            let second: SOCachedThing = try await container.resolveAsync()
+            return (value, first.id, first === second)
+          }
+        }
+      }
+      try await gate.awaitArrivals(4)
+      gate.open()
+      return try await group.reduce(into: [(Int, Int, Bool)]()) { $0.append($1) }
+    }
+    for (value, id, same) in pairs {
+      #expect(id == value, "each level its own instance")
+      #expect(same, "cached within its level")
+    }
+    #expect(cleaned.all.sorted() == [1, 2, 3, 4], "each dropped once, when its operation ended")
+  }
+
+  @Test func theContainersOwnInstancesMadeInsideAreNotDroppedAtTheEnd() async throws {
+    let container = DIContainer()
+    let cleaned = Counter()
+    container.register { SOCachedThing(id: 1) }.lifetime(.perContainer(.single))
+      .onClean { _ in cleaned.next() }
+    let inside: SOCachedThing = try await container.withOverrides { c in
+      c.register(SOFixedClock.init).as(SOClock.self)
+    } operation: {
+      try await container.resolveAsync()
+    }
+    #expect(cleaned.value == 0, "first made inside, but the container's")
+    #expect(try await container.resolveAsync() as SOCachedThing === inside)
+  }
+
+  @Test func aLevelsMultitonAndCustomScopeInstancesAreDroppedAtTheEnd() async throws {
+    let container = DIContainer()
+    let cleaned = EventLog<String>()
+    let scope = DIScope(name: "SOOverrideLevelScope", storage: DICacheStorage())
+    container.register(SOSystemClock.init).as(SOClock.self).lifetime(.custom(scope))
+    let outer: SOClock = try await container.resolveAsync()
+    try await container.withOverrides { c in
+      c.register { SOCachedThing(id: arg($0)) }.lifetime(.multiton)
+        .onClean { thing in cleaned.append("multiton \(thing.id)") }
+      c.register { SOReport(clock: SOFixedClock()) }.lifetime(.custom(scope))
+        .onClean { _ in cleaned.append("custom") }
+    } operation: {
+      let one: SOCachedThing = try await container.resolveAsync(arg: 1)
+      #expect(one === (try await container.resolveAsync(arg: 1) as SOCachedThing))
+      let _: SOCachedThing = try await container.resolveAsync(arg: 2)
+      let report: SOReport = try await container.resolveAsync()
+      #expect(report === (try await container.resolveAsync() as SOReport))
+    }
+    #expect(cleaned.all.sorted() == ["custom", "multiton 1", "multiton 2"])
+    #expect(cleaned.all.first == "custom", "newest first")
+    let again: SOClock = try await container.resolveAsync()
+    #expect(again.now == outer.now)
+  }
+
+  @Test func aLevelInheritsTheContainersDefaultLifetime() async throws {
+    let container = DIContainer(defaultLifetime: .perContainer(.single))
+    let cleaned = Counter()
+    try await container.withOverrides { c in
+      c.register { SOCachedThing(id: 3) }.onClean { _ in cleaned.next() }
+    } operation: {
+      let first: SOCachedThing = try await container.resolveAsync()
+      #expect(first === (try await container.resolveAsync() as SOCachedThing))
+    }
+    #expect(cleaned.value == 1, "cached by the inherited default and dropped at the end")
+  }
+
+  @Test func aLevelsInstancesAreDroppedNewestFirst() async throws {
+    let container = DIContainer()
+    let cleaned = EventLog<String>()
+    try await container.withOverrides { c in
+      c.register { SOCachedThing(id: 1) }.lifetime(.perContainer(.single))
+        .onClean { _ in cleaned.append("thing") }
+      c.register { (thing: SOCachedThing) in SOReport(clock: SOValueClock(now: thing.id)) }
+        .lifetime(.perContainer(.single))
+        .onClean { _ in cleaned.append("report") }
+    } operation: {
+      let _: SOReport = try await container.resolveAsync()
+    }
+    #expect(cleaned.all == ["report", "thing"], "dependents first")
+  }
+
+  @Test func anotherContainerIsUnaffectedInsideTheOperation() async throws {
+    let first = DIContainer()
+    first.register(SOSystemClock.init).as(SOClock.self)
+    let second = DIContainer()
+    second.register(SOSystemClock.init).as(SOClock.self)
+    try await first.withOverrides { c in
+      c.register(SOFixedClock.init).as(SOClock.self)
+    } operation: {
+      let overridden: SOClock = try await first.resolveAsync()
+      let other: SOClock = try await second.resolveAsync()
+      #expect(overridden.now == 42)
+      #expect(other.now == 1)
+    }
+  }
+
+  private func synchronousInnerOverride(_ container: DIContainer) throws -> (Int, String) {
+    try container.withOverrides { c in
+      c.register(SOPluginFake.init).as(SOPlugin.self)
+    } operation: {
+      (
+        (try container.tryResolve() as SOReport).clock.now,
+        (try container.tryResolve() as SOPlugin).name
+      )
+    }
+  }
+
+  @Test func theSynchronousFormNestsInsideTheAsyncForm() async throws {
+    let container = DIContainer()
+    container.register(SOSystemClock.init).as(SOClock.self)
+    container.register(SOReport.init)
+    container.register(SOPluginA.init).as(SOPlugin.self)
+    let (now, name) = try await container.withOverrides { c in
+      c.register(SOFixedClock.init).as(SOClock.self)
+    } operation: {
+      try synchronousInnerOverride(container)
+    }
+    #expect(now == 42, "the outer async level is seen by the inner synchronous one")
+    #expect(name == "fake")
+  }
+
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
+  func concurrentFirstRequestsInsideOneLevelMakeOneInstance() async throws {
+    let container = DIContainer()
+    let made = Counter()
+    let ids = try await container.withOverrides { c in
+      c.register { () async -> SOCachedThing in
+        await Task.yield()
+        return SOCachedThing(id: made.next())
+      }
+      .lifetime(.perContainer(.single))
+    } operation: {
+      try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
+        for _ in 0..<32 {
+          group.addTask { ObjectIdentifier(try await container.resolveAsync() as SOCachedThing) }
+        }
+        return try await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
+      }
+    }
+    #expect(ids.count == 1)
+    #expect(made.value == 1)
+  }
+}
+
 @Suite struct SOScopedThroughChildSpecTests {
   /// SPEC, "Child containers": only a parent's `.prototype` and `.objectGraph` components see a
   /// child's registrations; "a parent's cached instances are made by the parent from the

@@ -202,4 +202,48 @@ final class SOShutdownProbe: Sendable {}
     await container.shutdown()  // returns after every hook, the late one's included
     #expect(cleaned.value == 1, "shutdown() returned before the late async hook ended")
   }
+
+  /// A making that finishes while `shutdown()` is still running its hooks: that call returns
+  /// after the late instance's hook too ("returns after every hook has run").
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
+  func aShutdownStillRunningAwaitsTheHookOfAMakingThatFinishedDuringIt() async throws {
+    let container = DIContainer()
+    let making = Gate()
+    let earlyHook = Gate()
+    let lateHook = Gate()
+    let events = EventLog<String>()
+    container.register { SOShutdownProbe() }.lifetime(.perContainer(.single))
+      .onClean { _ in
+        await earlyHook.pass()
+        events.append("early hook")
+      }
+    container.register { () async -> SOShutdownPool in
+      await making.pass()
+      return SOShutdownPool(id: 1)
+    }
+    .lifetime(.perContainer(.single))
+    .onClean { _ in
+      await lateHook.pass()
+      events.append("late hook")
+    }
+    let _: SOShutdownProbe = try await container.resolveAsync()
+    let late = Task { try? await container.resolveAsync() as SOShutdownPool }
+    try await making.awaitArrivals(1)
+    let shutdown = Task {
+      await container.shutdown()
+      events.append("shutdown returned")
+    }
+    try await earlyHook.awaitArrivals(1)  // shutdown is running its hooks
+    making.open()
+    _ = await late.value  // made during shutdown
+    try await lateHook.awaitArrivals(1)  // its hook started
+    earlyHook.open()
+    // Give a wrong early return every chance to happen while the late hook still runs.
+    for _ in 0..<50 { await Task.yield() }
+    try await Task.sleep(for: .milliseconds(20))
+    lateHook.open()
+    await shutdown.value
+    #expect(events.all.last == "shutdown returned", "\(events.all)")
+    #expect(events.all.sorted() == ["early hook", "late hook", "shutdown returned"])
+  }
 }
