@@ -534,6 +534,58 @@ enum SOClockFramework: DIFramework {
   }
 }
 
+@Suite struct SOOverrideLevelChoiceSpecTests {
+  @Test func aContainersObjectGraphComponentSeesTheOverrides() async throws {
+    let container = DIContainer()
+    container.register(SOSystemClock.init).as(SOClock.self)
+    container.register(SOReport.init).lifetime(.objectGraph)
+    let report: SOReport = try await container.withOverrides { c in
+      c.register(SOFixedClock.init).as(SOClock.self)
+    } operation: {
+      try await container.resolveAsync()
+    }
+    #expect(report.clock.now == 42)
+  }
+
+  @Test func anOverridesPlainCandidateBeatsTheContainersTestAndDefaultOnes() async throws {
+    let container = DIContainer()
+    container.register(SOSystemClock.init).as(SOClock.self).test()
+    container.register(SOOtherClock.init).as(SOClock.self).default()
+    let clock: SOClock = try await container.withOverrides { c in
+      c.register(SOFixedClock.init).as(SOClock.self)
+    } operation: {
+      try await container.resolveAsync()
+    }
+    #expect(clock.now == 42, "the level decides first")
+  }
+
+  @Test func twoCandidatesOnTheLevelWithoutADefaultAreAmbiguous() async throws {
+    let container = DIContainer()
+    container.register(SOSystemClock.init).as(SOClock.self)
+    let error = await #expect(throws: DIError.self) {
+      try await container.withOverrides { c in
+        c.register(SOFixedClock.init).as(SOClock.self)
+        c.register(SOOtherClock.init).as(SOClock.self)
+      } operation: {
+        let _: SOClock = try await container.resolveAsync()
+      }
+    }
+    #expect(error?.code == .ambiguous)
+  }
+
+  @Test func addressedArgumentsReachTheLevelsComponents() async throws {
+    let container = DIContainer()
+    container.register { SOValueClock(now: arg($0)) }.as(SOClock.self)
+    container.register(SOReport.init)
+    let report: SOReport = try await container.withOverrides { c in
+      c.register { SOValueClock(now: 1000 + arg($0)) }.as(SOClock.self)
+    } operation: {
+      try await container.resolveAsync(arguments: .for(SOClock.self, 5))
+    }
+    #expect(report.clock.now == 1005)
+  }
+}
+
 @Suite struct SOScopedThroughChildSpecTests {
   /// SPEC, "Child containers": only a parent's `.prototype` and `.objectGraph` components see a
   /// child's registrations; "a parent's cached instances are made by the parent from the

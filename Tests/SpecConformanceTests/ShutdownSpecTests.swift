@@ -246,4 +246,25 @@ final class SOShutdownProbe: Sendable {}
     #expect(events.all.last == "shutdown returned", "\(events.all)")
     #expect(events.all.sorted() == ["early hook", "late hook", "shutdown returned"])
   }
+
+  @Test func shuttingDownAChildNeverTouchesItsParentsInstances() async throws {
+    let parent = DIContainer()
+    let cleaned = EventLog<String>()
+    parent.register { SOShutdownPool(id: 1) }.lifetime(.perContainer(.single))
+      .onClean { _ in cleaned.append("parent") }
+    let child = DIContainer(parent: parent)
+    child.register(SOShutdownProbe.init).lifetime(.perContainer(.single))
+      .onClean { _ in cleaned.append("child") }
+    let pool: SOShutdownPool = try await child.resolveAsync()
+    let _: SOShutdownProbe = try await child.resolveAsync()
+    await child.shutdown()
+    #expect(cleaned.all == ["child"])
+    #expect(try await parent.resolveAsync() as SOShutdownPool === pool)
+    let error = await #expect(throws: DIError.self) {
+      let _: SOShutdownPool = try await child.resolveAsync()
+    }
+    #expect(error?.code == .containerShutDown)
+    await parent.shutdown()
+    #expect(cleaned.all == ["child", "parent"])
+  }
 }
