@@ -41,19 +41,6 @@ final class SOAvatarPair: Sendable {
     self.right = right
   }
 }
-final class SOAsyncAvatar: Sendable {
-  let size: Int
-  init(size: Int) { self.size = size }
-}
-final class SOAsyncUser: Sendable {
-  let name: String
-  let avatar: SOAsyncAvatar
-  init(name: String, avatar: SOAsyncAvatar) {
-    self.name = name
-    self.avatar = avatar
-  }
-}
-
 @Suite struct SOAddressedArgumentsSpecTests {
   private func makeContainer() -> DIContainer {
     let container = DIContainer()
@@ -126,25 +113,25 @@ final class SOAsyncUser: Sendable {
 
   @Test func resolveAsyncAddressesArgumentsToAsyncComponentsAtAnyDepth() async throws {
     let container = DIContainer()
-    container.register { (size: DIArg<Int>) async -> SOAsyncAvatar in
-      SOAsyncAvatar(size: size.value)
+    container.register { (size: DIArg<Int>) async -> SOAvatar in
+      SOAvatar(size: size.value)
     }
-    container.register { (name: DIArg<String>, avatar: SOAsyncAvatar) async -> SOAsyncUser in
-      SOAsyncUser(name: name.value, avatar: avatar)
+    container.register { (name: DIArg<String>, avatar: SOAvatar) async -> SOUser in
+      SOUser(name: name.value, avatar: avatar)
     }
-    let user: SOAsyncUser = try await container.resolveAsync(
-      arguments: .for(SOAsyncAvatar.self, 256), .for(SOAsyncUser.self, "cy"))
+    let user: SOUser = try await container.resolveAsync(
+      arguments: .for(SOAvatar.self, 256), .for(SOUser.self, "cy"))
     #expect(user.name == "cy")
     #expect(user.avatar.size == 256)
   }
 
   @Test func aSynchronousRequestForAnAsyncComponentWithArgumentsIsAnAsyncFactoryError() {
     let container = DIContainer()
-    container.register { (size: DIArg<Int>) async -> SOAsyncAvatar in
-      SOAsyncAvatar(size: size.value)
+    container.register { (size: DIArg<Int>) async -> SOAvatar in
+      SOAvatar(size: size.value)
     }
     let error = #expect(throws: DIError.self) {
-      let _: SOAsyncAvatar = try container.tryResolve(arguments: .for(SOAsyncAvatar.self, 1))
+      let _: SOAvatar = try container.tryResolve(arguments: .for(SOAvatar.self, 1))
     }
     #expect(error?.code == .asyncFactory)
   }

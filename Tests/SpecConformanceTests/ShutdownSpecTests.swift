@@ -52,51 +52,39 @@ final class SOShutdownProbe: Sendable {}
     #expect(events.all.filter { $0 == "hook done" }.count == 1, "the hook ran once")
   }
 
-  /// One registration site for both containers (SPEC: the same `.single` registered in two
-  /// containers makes one instance).
-  private static func registerSharedSingle(on container: DIContainer, cleaned: Counter) {
-    container.register(SOSharedSingle.init).lifetime(.single).onClean { _ in cleaned.next() }
-  }
-
-  private static let sharedSingleCleaned = Counter()
-
-  @Test func aSingleSharedByTwoContainersIsCleanedOnlyByTheLastToShutDown() async throws {
-    let cleaned = Self.sharedSingleCleaned
+  /// Registers `T` on two containers through `register` (one registration site, so one
+  /// process-wide instance) and checks that only the last container to shut down cleans it.
+  private static func expectCleanedByTheLastToShutDown<T: AnyObject & Sendable>(
+    _ type: T.Type, register: (DIContainer, Counter) -> Void
+  ) async throws {
+    let cleaned = Counter()
     let first = DIContainer()
     let second = DIContainer()
-    Self.registerSharedSingle(on: first, cleaned: cleaned)
-    Self.registerSharedSingle(on: second, cleaned: cleaned)
-    let a: SOSharedSingle = try await first.resolveAsync()
-    let b: SOSharedSingle = try await second.resolveAsync()
+    register(first, cleaned)
+    register(second, cleaned)
+    let a: T = try await first.resolveAsync()
+    let b: T = try await second.resolveAsync()
     #expect(a === b, "one instance for one registration site")
     await first.shutdown()
     #expect(cleaned.value == 0, "the second container still hands it out")
-    let again: SOSharedSingle = try await second.resolveAsync()
+    let again: T = try await second.resolveAsync()
     #expect(again === a, "still the same instance in the container that did not shut down")
     await second.shutdown()
     #expect(cleaned.value == 1, "the last container to shut down cleans it, once")
   }
 
-  private static func registerSharedApplication(on container: DIContainer, cleaned: Counter) {
-    container.register(SOSharedApplication.init).lifetime(.perApplication(.single))
-      .onClean { _ in cleaned.next() }
+  @Test func aSingleSharedByTwoContainersIsCleanedOnlyByTheLastToShutDown() async throws {
+    try await Self.expectCleanedByTheLastToShutDown(SOSharedSingle.self) { container, cleaned in
+      container.register(SOSharedSingle.init).lifetime(.single).onClean { _ in cleaned.next() }
+    }
   }
 
-  private static let sharedApplicationCleaned = Counter()
-
   @Test func aPerApplicationSharedByTwoContainersIsCleanedOnlyByTheLastToShutDown() async throws {
-    let cleaned = Self.sharedApplicationCleaned
-    let first = DIContainer()
-    let second = DIContainer()
-    Self.registerSharedApplication(on: first, cleaned: cleaned)
-    Self.registerSharedApplication(on: second, cleaned: cleaned)
-    let a: SOSharedApplication = try await first.resolveAsync()
-    let b: SOSharedApplication = try await second.resolveAsync()
-    #expect(a === b)
-    await second.shutdown()
-    #expect(cleaned.value == 0)
-    await first.shutdown()
-    #expect(cleaned.value == 1)
+    try await Self.expectCleanedByTheLastToShutDown(SOSharedApplication.self) {
+      container, cleaned in
+      container.register(SOSharedApplication.init).lifetime(.perApplication(.single))
+        .onClean { _ in cleaned.next() }
+    }
   }
 
   /// A request that makes an instance asynchronously, started before `shutdown()`, finishes
