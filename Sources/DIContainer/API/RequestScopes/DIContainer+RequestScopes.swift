@@ -16,7 +16,10 @@ extension DIContainer {
   /// let log: RequestLog = scope.resolve()
   /// ```
   public func makeScope() -> DIRequestScope {
-    DIRequestScope(container: overrideLevel ?? self)
+    // Not `overrideLevel ?? self`: that retained and released the container 3 times more
+    // (S8 +98 instructions).
+    if let level = overrideLevel { return DIRequestScope(container: level) }
+    return DIRequestScope(container: self)
   }
 
   /// The request scope of `owner` (a request, a connection, a job): made on first call,
