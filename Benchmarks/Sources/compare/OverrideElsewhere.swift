@@ -14,7 +14,8 @@ import Synchronization
 func holdAnOverrideElsewhere() {
   let started = Atomic<Bool>(false)
   let job = OverrideHolder {
-    DIContainer().withOverrides { _ in } operation: {
+    DIContainer().withOverrides { _ in
+    } operation: {
       started.store(true, ordering: .releasing)
       while true { sleep(3_600) }
     }

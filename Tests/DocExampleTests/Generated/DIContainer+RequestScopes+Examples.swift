@@ -20,16 +20,16 @@ func example_DIContainer_RequestScopes_swift_L12() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/RequestScopes/DIContainer+RequestScopes.swift:36
-func example_DIContainer_RequestScopes_swift_L36() throws {
-#sourceLocation(file: "Sources/DIContainer/API/RequestScopes/DIContainer+RequestScopes.swift", line: 37)
+// From Sources/DIContainer/API/RequestScopes/DIContainer+RequestScopes.swift:39
+func example_DIContainer_RequestScopes_swift_L39() throws {
+#sourceLocation(file: "Sources/DIContainer/API/RequestScopes/DIContainer+RequestScopes.swift", line: 40)
   final class Request {}   // your request, connection or job type
   let request = Request()
   _ = request
-#sourceLocation(file: "Sources/DIContainer/API/RequestScopes/DIContainer+RequestScopes.swift", line: 39)
+#sourceLocation(file: "Sources/DIContainer/API/RequestScopes/DIContainer+RequestScopes.swift", line: 42)
   let log: RequestLog = container.scope(for: request).resolve()
   _ = log
-#sourceLocation(file: "Sources/DIContainer/API/RequestScopes/DIContainer+RequestScopes.swift", line: 40)
+#sourceLocation(file: "Sources/DIContainer/API/RequestScopes/DIContainer+RequestScopes.swift", line: 43)
   let same: RequestLog = container.scope(for: request).resolve()   // the same log
   _ = same
 #sourceLocation()

@@ -14,13 +14,13 @@ func example_DIContainer_Shutdown_swift_L21() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Container/DIContainer+Shutdown.swift:77
-func example_DIContainer_Shutdown_swift_L77() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer+Shutdown.swift", line: 78)
+// From Sources/DIContainer/API/Container/DIContainer+Shutdown.swift:79
+func example_DIContainer_Shutdown_swift_L79() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer+Shutdown.swift", line: 80)
   let status = try await container.withScope { scope in
     let handler: Handler = try await scope.resolveAsync()
     _ = handler
-#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer+Shutdown.swift", line: 80)
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer+Shutdown.swift", line: 82)
     handler.handle()
     return 200
   }
