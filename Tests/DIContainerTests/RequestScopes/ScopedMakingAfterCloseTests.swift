@@ -50,9 +50,10 @@ private final class RAOwner {}
 
 /// Polls `condition` (up to `seconds`) without blocking the cooperative pool for long.
 private func raEventually(
-  _ seconds: Double = TestEnvironment.limit(20), _ condition: () -> Bool
+  _ seconds: Double = 20, _ condition: () -> Bool
 ) async -> Bool {
-  let deadline = ContinuousClock.now + .seconds(seconds)
+  // Only a hang limit: `seconds` is what the work normally takes at most, scaled to minutes.
+  let deadline = ContinuousClock.now + TestEnvironment.limitDuration(seconds)
   while !condition() {
     guard ContinuousClock.now < deadline else { return false }
     try? await Task.sleep(for: .milliseconds(1))
@@ -251,7 +252,7 @@ private func raEventually(
     let container = DIContainer()
     container.register { RAScopedThing() }.lifetime(.scoped)
     let openAfterClose = RACount()
-    let rounds = 150_000
+    let rounds = TestEnvironment.rounds(150_000)
     let done = RACount()
     let thread = Thread {
       for _ in 0..<rounds {
