@@ -4,7 +4,7 @@ extension DIContainer {
   /// threads do not. The form for tests that run in parallel on one shared container.
   ///
   /// `overrides` registers on an override level, a child container of this one (see
-  /// ``init(parent:)``) bound to the task: the level decides first (its candidate beats the
+  /// ``init(parent:defaultLifetime:)``) bound to the task: the level decides first (its candidate beats the
   /// container's), the container's `.prototype` and `.objectGraph` components resolved inside
   /// see the level's registrations, and the container's cached instances stay the
   /// container's. What the level caches (the overrides' `.perContainer`, `.multiton` and
