@@ -23,7 +23,11 @@ public final class DIContainer: Sendable {
   /// changes, until the next request publishes a new one.
   private let published = SnapshotPublication()
   /// The container whose registrations this one falls back on, if it is a child.
-  let parent: DIContainer?
+  @usableFromInline let parent: DIContainer?
+  /// Whether a registration of this container is async (an async factory, injection or
+  /// `postInit`): set at the registration, never cleared. An asynchronous request of a
+  /// container where none is, nor in its parents, needs no plan (see ``AsyncPlan``).
+  @usableFromInline let registersAsyncComponents = Atomic<Bool>(false)
   /// The request scopes this container opened that are still open, for ``shutdown()``.
   let openScopes = OpenScopes()
   /// The last module ``hasLoaded(_:)`` found loaded, as ``DIModuleID/bits``: a module
@@ -181,6 +185,7 @@ public final class DIContainer: Sendable {
   func edit<Result: Sendable>(_ change: (inout Registry) -> Result) -> Result {
     let (result, children) = registry.withLock { registry in
       let result = change(&registry)
+      if registry.hasAsyncComponents { registersAsyncComponents.store(true, ordering: .relaxed) }
       published.withdraw()
       return (result, registry.children.isEmpty ? [] : registry.children.compactMap(\.object))
     }

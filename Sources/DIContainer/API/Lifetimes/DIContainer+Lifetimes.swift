@@ -157,8 +157,10 @@ extension DIContainer {
     if snapshot.isShutDown { throw DIError(.containerShutDown, requestedName: "singletons") }
     for component in snapshot.components where selected(component) {
       do throws(DIError) {
-        try await resolvingAsync(requester: component.framework, arguments: nil, requestScope: nil)
-        { (context) throws(DIError) in _ = try context.instance(of: component) }
+        try await resolvingAsync(
+          requester: component.framework, arguments: nil, requestScope: nil,
+          root: .component(component)
+        ) { (context) throws(DIError) in _ = try context.instance(of: component) }
       } catch {
         var error = error
         error.enter(component.name, component: component.summary)

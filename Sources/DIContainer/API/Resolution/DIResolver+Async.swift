@@ -1,3 +1,5 @@
+import Synchronization
+
 extension DIResolver {
   /// Resolves a `T` with runtime `arguments`, awaiting the async factories of its graph:
   /// the requirement the `resolveAsync` forms use. Conformers that cannot await resolve
@@ -19,10 +21,14 @@ extension DIResolver {
   /// Every form of `resolve` has it: `T?`, `many(try await resolver.resolveAsync())`,
   /// `by(tag:on: try await resolver.resolveAsync())`, runtime arguments. An async
   /// component of a caching lifetime is made once, however many tasks ask: the others
-  /// suspend until it is made (no thread blocks). The synchronous factories of the graph
-  /// may run more than once while its async components are made (cached instances are
-  /// made once), and `.objectGraph` instances are shared within each synchronous part of
-  /// the graph, not across an async factory's parameters.
+  /// suspend until it is made (no thread blocks). Every factory of the graph runs once for
+  /// each instance the graph gets: the request first makes the async components its graph
+  /// needs (found from the registrations' parameter types), then builds the rest in one
+  /// synchronous pass. A factory that resolves from inside its body (a closure
+  /// registration) may meet an async component that is not made: the request makes it and
+  /// builds the graph again, so that pass's synchronous factories run again.
+  /// `.objectGraph` instances are shared within the synchronous pass, not across an async
+  /// factory's parameters.
   ///
   /// - Returns: The instance.
   /// - Throws: ``DIError`` naming the path, the reason and the registrations involved; a
@@ -84,10 +90,29 @@ extension DIContainer {
   /// ```
   @inlinable @inline(__always)  // The first attempt is synchronous (Benchmarks/PROFILE.md).
   public func resolveAsync<T>() async throws(DIError) -> T {
+    // A container with async registrations plans the request before building anything.
+    if mayAwaitComponents { return try await resolveAsync(arguments: []) }
     do throws(DIError) {
       return try resolved(T.self, site: nil)
     } catch {
       return try await resolveAsync(T.self, after: error, requestScope: nil)
+    }
+  }
+
+  /// Whether an asynchronous request may meet an async component: this container or a
+  /// parent has an async registration, or a task overrides registrations. One that may is
+  /// planned (``AsyncPlan``) before anything is built; any other is one synchronous pass.
+  @inlinable @inline(__always)
+  var mayAwaitComponents: Bool {
+    registersAsyncComponents.load(ordering: .relaxed) || OverrideLevels.areInUse
+      || (parent != nil && parentsRegisterAsyncComponents())
+  }
+
+  /// Whether a parent, or its parent, has an async registration.
+  @usableFromInline
+  func parentsRegisterAsyncComponents() -> Bool {
+    sequence(first: self, next: \.parent).contains {
+      $0.registersAsyncComponents.load(ordering: .relaxed)
     }
   }
 
@@ -127,7 +152,7 @@ extension DIContainer {
     }
     return try await resolvingAsync(
       requester: framework, arguments: arguments, requestScope: requestScope,
-      addressed: addressed
+      addressed: addressed, root: mayAwaitComponents ? .service(DIRequest(for: T.self)) : nil
     ) { (context) throws(DIError) -> T in
       try context.valueWithArguments(T.self, tag: nil)
     }
@@ -149,11 +174,20 @@ extension DIRequestScope {
   /// ```
   @inlinable @inline(__always)  // The first attempt is synchronous (Benchmarks/PROFILE.md).
   public func resolveAsync<T>() async throws(DIError) -> T {
+    // A container with async registrations plans the request before building anything.
+    if mayAwaitComponents { return try await resolveAsync(arguments: []) }
     do throws(DIError) {
       return try resolved(T.self, site: nil)
     } catch {
       return try await resolveAsync(T.self, after: error)
     }
+  }
+
+  /// Whether an asynchronous request in this scope may meet an async component (see
+  /// ``DIContainer/mayAwaitComponents``); a closed scope's request fails either way.
+  @usableFromInline
+  var mayAwaitComponents: Bool {
+    container?.mayAwaitComponents ?? false
   }
 
   /// Resolves a `T` in this scope, awaiting the async factories of its graph: like the

@@ -17,8 +17,7 @@ final class AsyncCompletion: Sendable {
   /// The completion of `draft`, if one of its injections or `postInit` steps is `async`
   /// (checked before an object is allocated: most components have none).
   static func of(_ draft: borrowing ComponentDraft) -> AsyncCompletion? {
-    guard draft.injections.contains(where: \.isAsync) || draft.postInit.contains(where: \.isAsync)
-    else { return nil }
+    guard draft.completesAsynchronously else { return nil }
     return AsyncCompletion(draft)
   }
 

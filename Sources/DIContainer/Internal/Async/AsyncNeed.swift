@@ -26,12 +26,11 @@ package final class AsyncNeed: Sendable {
 }
 
 extension AsyncNeed {
-  /// The one making at a time of the component's instance, nil for a lifetime that keeps
-  /// none: the primitive of the place that keeps it (the cell, the `.multiton` cell of
+  /// The one making at a time of the component's instance (async, or synchronous with
+  /// async components below it), nil for a lifetime that keeps none: the primitive of the place that keeps it (the cell, the `.multiton` cell of
   /// these arguments, the request scope), not of the compiled component, which another
   /// container or an edit of the registration may duplicate over the same place.
   var once: AsyncOnce? {
-    guard component.isAsyncCached else { return nil }
     switch component.storage {
     case .none, .objectGraph: return nil
     case .cell(let cell): return cell.asyncOnce

@@ -18,36 +18,40 @@ struct AsyncParameters: Sendable {
   /// Resolves a parameter of type `T` (a service, or a modifier such as `Optional`); a
   /// runtime argument (`DIArg`) takes the request's next one.
   func value<T>(_ type: T.Type) async throws(DIError) -> T {
+    let root = AsyncPlan.Root.service(DIRequest(for: T.self))
     guard T.self is any RuntimeArgumentParameter.Type else {
-      return try await resolving { (context) throws(DIError) -> T in
+      return try await resolving(planning: root) { (context) throws(DIError) -> T in
         try context.value(T.self, tag: nil)
       }
     }
-    return try await resolvingWithArguments { (context) throws(DIError) -> T in
+    return try await resolvingWithArguments(planning: root) { (context) throws(DIError) -> T in
       try context.value(T.self, tag: nil)
     }
   }
 
-  /// Runs the synchronous `body` as a request of its own, making the async components it
-  /// meets (see ``DIContainer/resolvingAsync(requester:arguments:requestScope:_:)``).
+  /// Runs the synchronous `body` as a request of its own, making the async components
+  /// that `root` needs first, and those it meets (see
+  /// ``DIContainer/resolvingAsync(requester:arguments:requestScope:addressed:graph:root:resuming:_:)``).
   func resolving<Value>(
+    planning root: AsyncPlan.Root?,
     _ body: (inout DIResolutionContext) throws(DIError) -> Value
   ) async throws(DIError) -> Value {
     try await container.resolvingAsync(
       requester: requester, arguments: nil, requestScope: requestScope, addressed: addressed,
-      body)
+      root: root, body)
   }
 
   /// Runs `body` like ``resolving(_:)``, with the request's runtime arguments from the
   /// first one the making has not taken yet, and counts those it takes.
   func resolvingWithArguments<Value>(
+    planning root: AsyncPlan.Root?,
     _ body: (inout DIResolutionContext) throws(DIError) -> Value
   ) async throws(DIError) -> Value {
     let first = taken.count
     var next = first
     let value = try await container.resolvingAsync(
       requester: requester, arguments: arguments?.value as? [Any], requestScope: requestScope,
-      addressed: addressed
+      addressed: addressed, root: root
     ) { (context) throws(DIError) -> Value in
       // Every attempt starts after the same arguments: one that meets an async component
       // runs again.
@@ -60,10 +64,14 @@ struct AsyncParameters: Sendable {
   }
 
   /// The async form of a synchronous `factory`, for a component whose injections or
-  /// `postInit` must be awaited: the factory runs in a request of its own.
-  static func making(with factory: @escaping Factory) -> AsyncFactory {
+  /// `postInit` must be awaited: the factory runs in a request of its own, which makes
+  /// first the async components its `parameters` need.
+  static func making(with factory: @escaping Factory, parameters requests: [DIRequest])
+    -> AsyncFactory
+  {
     { (parameters) async throws(DIError) -> Any in
-      try await parameters.resolvingWithArguments { (context) throws(DIError) -> Any in
+      try await parameters.resolvingWithArguments(planning: .requests(requests)) {
+        (context) throws(DIError) -> Any in
         // One level down, as inside a synchronous request: the initializer's `arg`
         // parameters take the request's arguments, its dependencies none.
         context.depth += 1
@@ -87,25 +95,41 @@ final class ArgumentCursor: Sendable {
 }
 
 extension DIContainer {
-  /// Runs the synchronous resolution `attempt` for an asynchronous request: when the
-  /// attempt meets an async component whose instance is not made, the request makes it,
-  /// awaiting its factory, and tries again; the next attempt builds the same graph with it.
+  /// Runs the synchronous resolution `attempt` for an asynchronous request: first the
+  /// request makes, awaiting their factories, the async components the graph of `root`
+  /// needs (``AsyncPlan``); then `attempt` builds the graph once, with them.
   ///
-  /// Synchronous factories of the graph may run again in the next attempt (cached
-  /// instances are made once: they are kept by then). `addressed`: the request's runtime
-  /// arguments addressed by type, installed for every attempt. `graph`: the object graph of
-  /// an async delayed value, which every attempt continues (its `.objectGraph` instances are
-  /// those of the resolution that made the value); else each attempt has its own.
+  /// An async component the plan could not see (one a factory resolves from inside its
+  /// body, or one cleaned since) stops the pass: the request makes it and runs the pass
+  /// again, whose synchronous factories then run again. With no `root`, every async
+  /// component is met that way. `addressed`: the request's runtime arguments addressed by
+  /// type, installed for every pass. `graph`: the object graph of an async delayed value,
+  /// which every pass continues (its `.objectGraph` instances are those of the resolution
+  /// that made the value); else each pass has its own.
   func resolvingAsync<Value>(
     requester: DIModuleID?, arguments: [Any]?, requestScope: DIRequestScope?,
     addressed: AddressedArguments? = nil, graph: ObjectGraph? = nil,
-    resuming first: AsyncResumption? = nil,
+    root: AsyncPlan.Root? = nil, resuming first: AsyncResumption? = nil,
     _ attempt: (inout DIResolutionContext) throws(DIError) -> Value
   ) async throws(DIError) -> Value {
-    // Made once an attempt meets an async component: a graph with none costs one attempt.
+    // Made once the request has something to make: a graph with none costs one pass.
     var asyncRequest: AsyncRequest?
     var prepared: PreparedInstances?
-    // What the caller's first attempt met (see `AsyncResumption`).
+    /// Makes `makings` for the request's passes.
+    func make(_ makings: [AsyncResumption]) async throws(DIError) {
+      let request = asyncRequest ?? AsyncRequest()
+      let instances = prepared ?? PreparedInstances()
+      asyncRequest = request
+      prepared = instances
+      try await Self.make(makings, into: instances, for: request)
+    }
+    if first == nil, let root {
+      let planned = AsyncPlan.needs(
+        for: root, in: self, requester: requester, arguments: arguments,
+        requestScope: requestScope, addressed: addressed, graph: graph)
+      if !planned.isEmpty { try await make(planned) }
+    }
+    // What the caller's first pass met (see `AsyncResumption`).
     var resumed = first
     while true {
       let resumption: AsyncResumption
@@ -123,29 +147,33 @@ extension DIContainer {
           resumption = try AsyncResumption(after: error)
         }
       }
-      let need = resumption.need
-      let request = asyncRequest ?? AsyncRequest()
-      let instances = prepared ?? PreparedInstances()
-      asyncRequest = request
-      prepared = instances
-      // The request's tasks, and the factories it awaits, know it (`withValue` is untyped).
-      let made = await AsyncRequest.$current.withValue(request) {
-        () async -> Swift.Result<Void, DIError> in
+      try await make([resumption])
+    }
+  }
+
+  /// Makes each of `makings` into `prepared`, for `request`, in order; an error names
+  /// the path that led to the failed making.
+  private static func make(
+    _ makings: [AsyncResumption], into prepared: PreparedInstances, for request: AsyncRequest
+  ) async throws(DIError) {
+    // The request's tasks, and the factories it awaits, know it (`withValue` is untyped).
+    let made = await AsyncRequest.$current.withValue(request) {
+      () async -> Swift.Result<Void, DIError> in
+      for making in makings {
         do throws(DIError) {
           try await Self.make(
-            need, requested: resumption.requested, into: instances, for: request)
-          return .success(())
+            making.need, requested: making.requested, into: prepared, for: request)
         } catch {
+          var error = error
+          for step in making.leadingTo.reversed() {
+            error.enter(step.requested, component: step.component)
+          }
           return .failure(error)
         }
       }
-      if case .failure(var error) = made {
-        for step in resumption.leadingTo.reversed() {
-          error.enter(step.requested, component: step.component)
-        }
-        throw error
-      }
+      return .success(())
     }
+    try made.get()
   }
 
   /// Runs `body` on the calling thread with `prepared` as its attempt's instances (none
@@ -176,13 +204,16 @@ extension DIContainer {
     for request: AsyncRequest
   ) async throws(DIError) {
     let component = need.component
-    guard let factory = component.asyncFactory else { return }
     if let loop = request.begin(component) {
       var error = DIError(.cycle)
       for step in loop.reversed() { error.enter(step.name, component: step.summary) }
       throw error
     }
     defer { request.end(component) }
+    guard let factory = component.asyncFactory else {
+      try await makeSynchronously(need, requested: requested, for: request)
+      return
+    }
     let parameters = AsyncParameters(
       container: need.container, requester: component.framework,
       requestScope: need.requestScope, arguments: need.arguments, addressed: need.addressed)
@@ -219,6 +250,55 @@ extension DIContainer {
             hook: component.onClean)
         }
         _ = try kept.get()
+      },
+      cancelled: {
+        var error = DIError(waitCancelledFor: component.implementation)
+        error.enter(requested, component: component.summary)
+        return error
+      })
+  }
+
+  /// Makes the synchronous cached component of `need`, whose graph needs async
+  /// components that are not made, through its place's async once: another request
+  /// waits for this making instead of making what it needs too. The making plans the
+  /// component's parameters, makes what they need, then builds it once.
+  private static func makeSynchronously(
+    _ need: AsyncNeed, requested: String, for request: AsyncRequest
+  ) async throws(DIError) {
+    let component = need.component
+    guard let once = need.once else { return }
+    let arguments = need.arguments.map { $0.value as! [Any] }
+    try await once.run(
+      for: request,
+      isKept: { () throws(DIError) in
+        AsyncPlan.isKept(component, arguments: arguments, requestScope: need.requestScope)
+      },
+      make: { () async throws(DIError) in
+        // Its own instances: the request's other passes take theirs, not these.
+        let own = PreparedInstances()
+        do throws(DIError) {
+          try await make(
+            AsyncPlan.needs(
+              for: .parametersOf(component), in: need.container, requester: need.requester,
+              arguments: nil, requestScope: need.requestScope, addressed: need.addressed,
+              graph: nil),
+            into: own, for: request)
+        } catch {
+          var error = error
+          error.enter(requested, component: component.summary)
+          throw error
+        }
+        // Built now and kept by its lifetime (an error names it). What a factory resolves
+        // from inside its body is made when the build meets it, and the build runs again.
+        while true {
+          do throws(DIError) {
+            _ = try keep(need, requested: requested, from: own)
+            return
+          } catch {
+            guard let met = error.asyncNeed, met.component !== component else { throw error }
+            try await make([try AsyncResumption(after: error)], into: own, for: request)
+          }
+        }
       },
       cancelled: {
         var error = DIError(waitCancelledFor: component.implementation)

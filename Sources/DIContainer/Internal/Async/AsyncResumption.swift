@@ -18,6 +18,13 @@ struct AsyncResumption: Sendable {
   /// The requests that led to it, outermost first, for the error of a failed making.
   let leadingTo: ArraySlice<DIError.Step>
 
+  /// The making of `need`'s component, asked for as `requested` after `leadingTo`.
+  init(need: AsyncNeed, requested: String, leadingTo: ArraySlice<DIError.Step>) {
+    self.need = need
+    self.requested = requested
+    self.leadingTo = leadingTo
+  }
+
   /// Where a request goes on after `error`, which an attempt threw; the error itself when
   /// it is not the signal of an async component to make.
   init(after error: DIError) throws(DIError) {

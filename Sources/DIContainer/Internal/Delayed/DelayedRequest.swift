@@ -162,7 +162,8 @@ final class DelayedRequest: Sendable {
     do throws(DIError) {
       return try await target.container.resolvingAsync(
         requester: target.resolution.requester, arguments: target.arguments,
-        requestScope: target.scope, graph: target.resolution.graph
+        requestScope: target.scope, graph: target.resolution.graph,
+        root: target.container.mayAwaitComponents ? target.resolution.planRoot(for: T.self) : nil
       ) { (context) throws(DIError) -> T in
         try target.resolution.value(T.self, in: &context)
       }
@@ -234,6 +235,14 @@ extension DelayedRequest.Resolution {
   {
     if let component { return try context.instance(T.self, of: component) }
     return try context.valueWithArguments(T.self, tag: tag)
+  }
+
+  /// Where the plan of an asynchronous request of the value, a `T`, starts.
+  fileprivate func planRoot<T>(for type: T.Type) -> AsyncPlan.Root {
+    if let component { return .component(component) }
+    var request = DIRequest(for: T.self)
+    if let tag { request.tag = tag }
+    return .service(request)
   }
 }
 

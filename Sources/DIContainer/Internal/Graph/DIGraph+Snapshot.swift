@@ -84,30 +84,45 @@ extension DIGraph {
   }
 
   /// Every component that provides what `request` asks, and those resolution uses when
-  /// `asker` asks: the rules of ``DIResolutionContext/value(_:tag:)`` and
-  /// ``DIResolutionContext/all(_:tag:inFramework:)``.
+  /// `asker` asks (see ``Snapshot/candidates(of:requester:)``), as node ids.
   private static func candidates(
     of request: DIRequest, asker: RegisteredComponent, in snapshot: Snapshot,
     id: (RegisteredComponent) -> Int
   ) -> (candidates: [Int], targets: [Int]) {
+    let (candidates, chosen) = snapshot.candidates(of: request, requester: asker.framework)
+    return (candidates.map(id), chosen.map(id))
+  }
+}
+
+extension Snapshot {
+  /// Every component that provides what `request` asks, and those resolution uses when
+  /// `requester` asks: the rules of ``DIResolutionContext/value(_:tag:)`` and
+  /// ``DIResolutionContext/all(_:tag:inFramework:)``. Graph validation and the plan of an
+  /// asynchronous request both follow them.
+  func candidates(
+    of request: DIRequest, requester: DIModuleID?
+  ) -> (candidates: [Component], chosen: [Component]) {
     if request.isArgument { return ([], []) }
     let key = ServiceKey(request.type, tag: request.tag)
     if request.isMany || request.isManyInFramework {
-      let all = snapshot.collection(key) ?? []
-      let collected =
-        request.isManyInFramework ? all.filter { $0.framework == asker.framework } : all
-      let ids = collected.map(id)
-      return (ids, ids)
+      let all = collection(key) ?? []
+      let collected = request.isManyInFramework ? all.filter { $0.framework == requester } : all
+      return (collected, collected)
     }
-    switch snapshot.lookUp(key) {
+    switch lookUp(key) {
     case nil:
       return ([], [])
     case .single(let component):
-      return ([id(component)], [id(component)])
+      return ([component], [component])
     case .multiple(let candidates):
-      let chosen = snapshot.choose(among: candidates, requester: asker.framework)
-      return (candidates.all.map(id), chosen.map { [id($0)] } ?? [])
+      let chosen = choose(among: candidates, requester: requester)
+      return (candidates.all, chosen.map { [$0] } ?? [])
     }
+  }
+
+  /// The components resolution uses for `request` when `requester` asks.
+  func serving(_ request: DIRequest, requester: DIModuleID?) -> [Component] {
+    candidates(of: request, requester: requester).chosen
   }
 }
 

@@ -73,7 +73,10 @@ final class Component: Sendable {
     let arguments = ComponentArguments.of(draft)
     if let completion {
       factory = nil
-      let make = draft.asyncFactory ?? draft.factory.map(AsyncParameters.making(with:))
+      let parameters = draft.parameters
+      let make =
+        draft.asyncFactory
+        ?? draft.factory.map { AsyncParameters.making(with: $0, parameters: parameters) }
       asyncFactory = make.map(completion.factory(making:))
     } else {
       // Only a component with `arg` parameters pays for arguments addressed by type.

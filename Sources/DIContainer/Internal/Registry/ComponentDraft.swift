@@ -31,3 +31,13 @@ struct ComponentDraft: Sendable {
   /// The identity of a `.scoped` component in every request scope, made on first need.
   var requestKey: RequestScopedKey?
 }
+
+extension ComponentDraft {
+  /// Whether one of its injections or `postInit` steps is `async`.
+  var completesAsynchronously: Bool {
+    injections.contains(where: \.isAsync) || postInit.contains(where: \.isAsync)
+  }
+
+  /// Whether making an instance awaits: an async factory, injection or `postInit` step.
+  var isAsync: Bool { asyncFactory != nil || completesAsynchronously }
+}

@@ -22,6 +22,8 @@ struct Registry: Sendable {
   /// The child containers (``DIContainer/init(parent:defaultLifetime:)``), weakly: a registration here
   /// makes them publish a new snapshot, which sees it.
   var children: [WeakReference] = []
+  /// Whether a registration was async when added or edited (never cleared).
+  private(set) var hasAsyncComponents = false
   /// Whether ``DIContainer/shutdown()`` ran: the snapshot has no component any more.
   var isShutDown: Bool { shutDown != nil }
   /// Set when ``DIContainer/shutdown()`` begins: what happens once its hooks have all run,
@@ -63,6 +65,7 @@ struct Registry: Sendable {
   ///
   /// - Returns: Its index.
   mutating func append(_ draft: consuming ComponentDraft) -> Int {
+    if draft.isAsync { hasAsyncComponents = true }
     registrations.append(.pending(index: pending.count))
     pending.append(consume draft)
     return registrations.count - 1
@@ -82,7 +85,9 @@ struct Registry: Sendable {
       pending.append(component.draft)
       registrations[index] = .pending(index: pendingIndex)
     }
-    return pending.update(at: pendingIndex) { change(&$0!) }
+    let result = pending.update(at: pendingIndex) { change(&$0!) }
+    if pending.withElement(at: pendingIndex, { $0!.isAsync }) { hasAsyncComponents = true }
+    return result
   }
 
   /// Compiles every draft that changed since the last snapshot, as registrations of

@@ -49,6 +49,11 @@ extension DIRequestScope {
     return instance.value
   }
 
+  /// Whether this scope keeps an instance of the `.scoped` component of `key` now.
+  func keeps(_ key: ObjectIdentifier) -> Bool {
+    state.withLock { $0.instances[key] != nil }
+  }
+
   /// What a request of the `.scoped` component of `key` finds, under one lock: the class
   /// instance this scope keeps for it, read in place with nothing copied but the
   /// reference (what most requests find); or, when the scope is open and neither keeps

@@ -40,6 +40,8 @@ struct Injection: Sendable {
   /// `parameters` (a synchronous one in an attempt of its own).
   func runAsync(_ instance: Any, _ parameters: AsyncParameters) async throws(DIError) {
     if let asyncRun { return try await asyncRun(instance, parameters) }
-    try await parameters.resolving { (context) throws(DIError) in try run(instance, &context) }
+    try await parameters.resolving(planning: .requests(dependencies)) {
+      (context) throws(DIError) in try run(instance, &context)
+    }
   }
 }

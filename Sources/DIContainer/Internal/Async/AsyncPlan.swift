@@ -1,0 +1,219 @@
+/// What an asynchronous request must make before its synchronous pass, found from the
+/// registrations' parameter types (the arcs graph validation walks), so that the pass
+/// builds its graph once: no synchronous factory runs for an attempt that is thrown away.
+///
+/// The walk follows the eager parameters and injections of the components the request
+/// reaches, as resolution chooses them (framework, tags, `many`, a child's levels), and
+/// stops at a cached instance that is kept already, at a delayed value and at a runtime
+/// argument. It lists, in the order met:
+/// - each async component whose instance is not kept, once per place that keeps it; a
+///   `.prototype` one once for every time the pass builds it, an `.objectGraph` one once;
+/// - each synchronous cached component whose graph needs such a making, in place of the
+///   makings below it: making it runs its own plan and then builds it, through the
+///   async once of its place, so that concurrent requests wait for one making instead of
+///   each making what it needs.
+///
+/// A factory that resolves from inside its body (a closure registration) has no parameter
+/// types to walk: what its pass meets unmade is made then, and the pass runs again
+/// (``DIContainer/resolvingAsync(requester:arguments:requestScope:addressed:graph:root:resuming:_:)``).
+struct AsyncPlan {
+  /// Where a request starts.
+  enum Root {
+    /// A request of a service type, with its modifiers (`Optional`, `many`, a tag).
+    case service(DIRequest)
+    /// A request of one component (an element of `many`, a singleton made ahead).
+    case component(Component)
+    /// The requests of a synchronous initializer or injection that an async making runs
+    /// (the requester is the making's component's framework).
+    case requests([DIRequest])
+    /// A request of a component itself, a synchronous cached one whose making the plan
+    /// of another request handed over: its parameters are walked, not the component.
+    case parametersOf(Component)
+  }
+
+  /// The makings, in the order the walk met them, each with the path that leads to it
+  /// (for the error of a failed making, as the pass would name it).
+  private(set) var needs: [AsyncResumption] = []
+  /// The cached and `.objectGraph` components planned already: one making serves every
+  /// place the pass reaches them.
+  private var planned: Set<ObjectIdentifier> = []
+  /// The components of the branch being walked: a loop through them ends the branch (the
+  /// pass decides whether it is a cycle).
+  private var onPath: Set<ObjectIdentifier> = []
+  /// The requests that lead to the component being visited, outermost first: the type
+  /// asked for and the component chosen (their names are made only for a making).
+  private var path: [(requested: Any.Type, component: Component)] = []
+  private let requestScope: DIRequestScope?
+  private let arguments: [Any]?
+  private let addressed: AddressedArguments?
+  private let graph: ObjectGraph?
+
+  /// The makings a request of `root` in `container`, asked as `requester`, needs before
+  /// its pass.
+  static func needs(
+    for root: Root, in container: DIContainer, requester: DIModuleID?, arguments: [Any]?,
+    requestScope: DIRequestScope?, addressed: AddressedArguments?, graph: ObjectGraph?
+  ) -> [AsyncResumption] {
+    var plan = AsyncPlan(
+      requestScope: requestScope, arguments: arguments, addressed: addressed, graph: graph)
+    let snapshot = container.snapshot
+    guard !snapshot.isShutDown else { return [] }
+    let level = Level(container: container, snapshot: snapshot, requester: requester)
+    switch root {
+    case .service(let request):
+      _ = plan.walk(request, from: level, isRoot: true)
+    case .component(let component):
+      plan.path.append((component.implementation, component))
+      _ = plan.visit(component, from: level, isRoot: true)
+    case .requests(let requests):
+      for request in requests { _ = plan.walk(request, from: level, isRoot: false) }
+    case .parametersOf(let component):
+      plan.onPath.insert(ObjectIdentifier(component))
+      _ = plan.walkParameters(of: component, at: level.asking(as: component.framework))
+    }
+    return plan.needs
+  }
+
+  private init(
+    requestScope: DIRequestScope?, arguments: [Any]?, addressed: AddressedArguments?,
+    graph: ObjectGraph?
+  ) {
+    self.requestScope = requestScope
+    self.arguments = arguments
+    self.addressed = addressed
+    self.graph = graph
+  }
+
+  /// A container the walk asks in, and who asks.
+  private struct Level {
+    let container: DIContainer
+    let snapshot: Snapshot
+    let requester: DIModuleID?
+
+    func asking(as requester: DIModuleID?) -> Level {
+      Level(container: container, snapshot: snapshot, requester: requester)
+    }
+  }
+
+  /// Walks what `request` resolves to; true when anything of it is planned.
+  private mutating func walk(_ request: DIRequest, from level: Level, isRoot: Bool) -> Bool {
+    guard !request.isArgument, !request.isDelayed else { return false }
+    var needed = false
+    for component in level.snapshot.serving(request, requester: level.requester) {
+      path.append((request.type, component))
+      if visit(component, from: level, isRoot: isRoot) { needed = true }
+      path.removeLast()
+    }
+    return needed
+  }
+
+  /// Walks the initializer parameters and injections of `component`, built at `level`.
+  private mutating func walkParameters(of component: Component, at level: Level) -> Bool {
+    var needed = false
+    for request in component.parameters where walk(request, from: level, isRoot: false) {
+      needed = true
+    }
+    for injection in component.injections {
+      for request in injection.dependencies where walk(request, from: level, isRoot: false) {
+        needed = true
+      }
+    }
+    return needed
+  }
+
+  /// Plans `component`, reached from `level`; true when it or anything below it is
+  /// planned.
+  private mutating func visit(_ component: Component, from level: Level, isRoot: Bool) -> Bool {
+    let id = ObjectIdentifier(component)
+    let isAsync = component.asyncFactory != nil
+    // A component with `arg` parameters is made ahead only with the request's own runtime
+    // arguments: the pass decides the others (arguments addressed by type, an optional
+    // request without them).
+    let canMakeAhead = !component.takesArguments || (isRoot && arguments != nil)
+    if isAsync, !canMakeAhead { return false }
+    var maker = level
+    switch component.storage {
+    case .none:
+      break
+    case .objectGraph:
+      if graph?.instance(of: component) != nil || planned.contains(id) { return false }
+      planned.insert(id)
+    case .requestScoped where requestScope == nil:
+      // Outside a request scope: the pass says so.
+      return false
+    case .cell, .multiton, .scoped, .requestScoped:
+      if planned.contains(id) { return true }
+      if component.owner != ObjectIdentifier(level.container) {
+        guard let owner = level.snapshot.container(owning: component) else { return false }
+        maker = Level(container: owner, snapshot: owner.snapshot, requester: level.requester)
+      }
+      if Self.isKept(
+        component, arguments: isRoot ? arguments : nil, requestScope: requestScope)
+      {
+        return false
+      }
+    }
+    if isAsync {
+      if component.isCached { planned.insert(id) }
+      needs.append(need(component, at: maker, isRoot: isRoot))
+      return true
+    }
+    guard !onPath.contains(id) else { return false }
+    onPath.insert(id)
+    let start = needs.count
+    let needed = walkParameters(of: component, at: maker.asking(as: component.framework))
+    onPath.remove(id)
+    guard needed, component.isCached, canMakeAhead else { return needed }
+    // Made once, through its place's async once: its own making plans again below it.
+    needs.removeSubrange(start...)
+    needs.append(need(component, at: maker, isRoot: isRoot))
+    planned.insert(id)
+    return true
+  }
+
+  /// The making of `component`, the last step of ``path``, made at `level`.
+  private func need(_ component: Component, at level: Level, isRoot: Bool) -> AsyncResumption {
+    let need = AsyncNeed(
+      component: component, container: level.container, requester: level.requester,
+      arguments: isRoot ? arguments : nil, requestScope: requestScope, addressed: addressed)
+    let steps = path.map { step in
+      DIError.Step(
+        requested: String(describing: step.requested), component: step.component.summary)
+    }
+    return AsyncResumption(
+      need: need, requested: steps.last?.requested ?? component.name,
+      leadingTo: steps.dropLast())
+  }
+
+  /// Whether the place of the cached `component` keeps an instance now: for a
+  /// `.multiton`, the one of `arguments`; for a `.scoped` one, `requestScope`'s.
+  static func isKept(
+    _ component: Component, arguments: [Any]?, requestScope: DIRequestScope?
+  ) -> Bool {
+    switch component.storage {
+    case .none, .objectGraph:
+      return false
+    case .cell(let cell):
+      return cell.current != nil
+    case .multiton(let cells):
+      guard let arguments, case .success(let key) = MultitonCells.Key.make(arguments)
+      else { return false }
+      return cells.cell(for: key).current != nil
+    case .scoped(let scope, let cell):
+      return (try? scope.instance(for: cell.key)) != nil
+    case .requestScoped:
+      guard let id = component.requestScopedID else { return false }
+      return requestScope?.keeps(id) ?? false
+    }
+  }
+}
+
+extension Component {
+  /// Whether its lifetime keeps its instances (not `.prototype`, not `.objectGraph`).
+  var isCached: Bool {
+    switch storage {
+    case .none, .objectGraph: false
+    default: true
+    }
+  }
+}
