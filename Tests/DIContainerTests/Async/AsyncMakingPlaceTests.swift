@@ -102,16 +102,25 @@ enum PMLifetime: CaseIterable, Sendable, CustomTestStringConvertible {
       try await gate.cancellablePass()
       return PMMade(serial: serial)
     }.lifetime(.scoped)
-    let scopes = (0..<3).map { _ in container.makeScope() }
+    let scopes = (0..<64).map { _ in container.makeScope() }
     let makings = scopes.map { scope in
       Task { () async throws -> PMMade in try await scope.resolveAsync() }
     }
-    // Every scope's factory reaches the gate: no scope waits for another's making.
+    // Every scope's factory reaches the gate while it is closed: all 64 makings are in
+    // progress at once, none waits for another scope's.
     try await gate.awaitArrivals(scopes.count)
+    #expect(gate.count == scopes.count)
+    #expect(calls.value == scopes.count)
     gate.open()
     var made: [PMMade] = []
     for making in makings { made.append(try await making.value) }
+    // Each scope got an instance of its own, and keeps it.
+    #expect(Set(made.map(ObjectIdentifier.init)).count == scopes.count)
     #expect(Set(made.map(\.serial)).count == scopes.count)
+    for (scope, instance) in zip(scopes, made) {
+      #expect(try await scope.resolveAsync() as PMMade === instance)
+    }
+    #expect(calls.value == scopes.count)
     for scope in scopes { scope.close() }
   }
 
