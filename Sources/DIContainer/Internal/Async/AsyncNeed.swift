@@ -11,10 +11,14 @@ package final class AsyncNeed: Sendable {
   /// The request's runtime arguments addressed by type, which the making's own
   /// resolutions see too.
   let addressed: AddressedArguments?
+  /// The object graph the request continues (an async delayed value's), which keeps an
+  /// `.objectGraph` instance for every request of it.
+  let graph: ObjectGraph?
 
   init(
     component: Component, container: DIContainer, requester: DIModuleID?, arguments: [Any]?,
-    requestScope: DIRequestScope?, addressed: AddressedArguments? = nil
+    requestScope: DIRequestScope?, addressed: AddressedArguments? = nil,
+    graph: ObjectGraph? = nil
   ) {
     self.component = component
     self.container = container
@@ -22,6 +26,7 @@ package final class AsyncNeed: Sendable {
     self.arguments = arguments.map { Instance(value: $0) }
     self.requestScope = requestScope
     self.addressed = addressed
+    self.graph = graph
   }
 }
 
@@ -32,7 +37,8 @@ extension AsyncNeed {
   /// container or an edit of the registration may duplicate over the same place.
   var once: AsyncOnce? {
     switch component.storage {
-    case .none, .objectGraph: return nil
+    case .none: return nil
+    case .objectGraph: return graph?.asyncOnce(for: component)
     case .cell(let cell): return cell.asyncOnce
     case .scoped(_, let cell): return cell.asyncOnce
     case .requestScoped(let key): return requestScope?.asyncOnce(for: key)
@@ -73,7 +79,8 @@ final class PreparedInstances: @unchecked Sendable {
   /// request's next attempt.
   func take(_ component: Component) -> Any? {
     let id = ObjectIdentifier(component)
-    if component.isAsyncCached {
+    // A cached instance, or an `.objectGraph` one: one per pass.
+    if component.isAsyncCached || component.isObjectGraph {
       takenCached.insert(id)
       return made[id]?.last?.value
     }

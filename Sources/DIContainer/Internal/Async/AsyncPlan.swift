@@ -54,24 +54,32 @@ struct AsyncPlan {
     for root: Root, in container: DIContainer, requester: DIModuleID?, arguments: [Any]?,
     requestScope: DIRequestScope?, addressed: AddressedArguments?, graph: ObjectGraph?
   ) -> [AsyncResumption] {
-    var plan = AsyncPlan(
-      requestScope: requestScope, arguments: arguments, addressed: addressed, graph: graph)
-    let snapshot = container.snapshot
-    guard !snapshot.isShutDown else { return [] }
-    let level = Level(container: container, snapshot: snapshot, requester: requester)
+    // Read as a request reads it: no lock, no reference counted.
+    let access = UnsafeSnapshotAccess.begin(container, for: ResolutionRequest.current)
+    defer { access.end() }
+    return access.withSnapshot { snapshot in
+      guard !snapshot.isShutDown else { return [] }
+      var plan = AsyncPlan(
+        requestScope: requestScope, arguments: arguments, addressed: addressed, graph: graph)
+      plan.walk(root, from: Level(container: container, snapshot: snapshot, requester: requester))
+      return plan.needs
+    }
+  }
+
+  /// Walks the graph of `root`, asked at `level`.
+  private mutating func walk(_ root: Root, from level: Level) {
     switch root {
     case .service(let request):
-      _ = plan.walk(request, from: level, isRoot: true)
+      _ = walk(request, from: level, isRoot: true)
     case .component(let component):
-      plan.path.append((component.implementation, component))
-      _ = plan.visit(component, from: level, isRoot: true)
+      path.append((component.implementation, component))
+      _ = visit(component, from: level, isRoot: true)
     case .requests(let requests):
-      for request in requests { _ = plan.walk(request, from: level, isRoot: false) }
+      for request in requests { _ = walk(request, from: level, isRoot: false) }
     case .parametersOf(let component):
-      plan.onPath.insert(ObjectIdentifier(component))
-      _ = plan.walkParameters(of: component, at: level.asking(as: component.framework))
+      onPath.insert(ObjectIdentifier(component))
+      _ = walkParameters(of: component, at: level.asking(as: component.framework))
     }
-    return plan.needs
   }
 
   private init(
@@ -144,8 +152,9 @@ struct AsyncPlan {
     case .cell, .multiton, .scoped, .requestScoped:
       if planned.contains(id) { return true }
       if component.owner != ObjectIdentifier(level.container) {
-        guard let owner = level.snapshot.container(owning: component) else { return false }
-        maker = Level(container: owner, snapshot: owner.snapshot, requester: level.requester)
+        guard let owner = level.snapshot.level(owning: component) else { return false }
+        maker = Level(
+          container: owner.container, snapshot: owner.snapshot, requester: level.requester)
       }
       if Self.isKept(
         component, arguments: isRoot ? arguments : nil, requestScope: requestScope)
@@ -175,7 +184,8 @@ struct AsyncPlan {
   private func need(_ component: Component, at level: Level, isRoot: Bool) -> AsyncResumption {
     let need = AsyncNeed(
       component: component, container: level.container, requester: level.requester,
-      arguments: isRoot ? arguments : nil, requestScope: requestScope, addressed: addressed)
+      arguments: isRoot ? arguments : nil, requestScope: requestScope, addressed: addressed,
+      graph: graph)
     let steps = path.map { step in
       DIError.Step(
         requested: String(describing: step.requested), component: step.component.summary)
@@ -215,5 +225,10 @@ extension Component {
     case .none, .objectGraph: false
     default: true
     }
+  }
+
+  /// Whether it is `.objectGraph`: one instance per resolution's object graph.
+  var isObjectGraph: Bool {
+    if case .objectGraph = storage { true } else { false }
   }
 }

@@ -318,7 +318,8 @@ extension DIContainer {
       try attempt(with: prepared, addressed: need.addressed) { () throws(DIError) in
         try DIResolutionContext.with(
           need.container, requester: need.requester,
-          arguments: need.arguments.map { $0.value as! [Any] }, requestScope: need.requestScope
+          arguments: need.arguments.map { $0.value as! [Any] }, graph: need.graph,
+          requestScope: need.requestScope
         ) { (context) throws(DIError) in
           _ = try context.instance(of: need.component)
         }

@@ -44,6 +44,9 @@ package final class ObjectGraph: Sendable {
     var nextPending = 0
     /// The resolutions using the graph: the one that made it, then delayed ones.
     var users = 1
+    /// One making at a time of each async `.objectGraph` component's instance, across the
+    /// requests that continue this graph (reads of one async delayed value).
+    var asyncOnces: [ObjectIdentifier: AsyncOnce] = [:]
   }
 
   // A `Locked`, whose lock ThreadSanitizer sees: a delayed value reads the graph from any
@@ -75,6 +78,11 @@ package final class ObjectGraph: Sendable {
   }
 
   /// Keeps `value` as the instance of the component `component` identifies.
+  /// The one making at a time of the async `component`'s instance in this graph.
+  func asyncOnce(for component: Component) -> AsyncOnce {
+    state.withLock { AsyncOnce.shared(in: &$0.asyncOnces[ObjectIdentifier(component)]) }
+  }
+
   func store(_ value: Any, for component: ObjectIdentifier) {
     state.withLock { $0.instances.set(.strong(Instance(value: value)), for: component) }
   }

@@ -157,9 +157,14 @@ final class Snapshot: Sendable {
 
   /// The container of the level that registered `component`, when it is a parent's.
   func container(owning component: Component) -> DIContainer? {
+    level(owning: component)?.container
+  }
+
+  /// The parent level whose container registered `component`, if one did.
+  func level(owning component: Component) -> Level? {
     var level = parent
     while let current = level {
-      if ObjectIdentifier(current.container) == component.owner { return current.container }
+      if ObjectIdentifier(current.container) == component.owner { return current }
       level = current.snapshot.parent
     }
     return nil

@@ -111,7 +111,7 @@ extension DIResolutionContext {
       throw DIError(
         asyncNeed: AsyncNeed(
           component: component, container: container, requester: requester, arguments: own,
-          requestScope: requestScope, addressed: addressedArguments))
+          requestScope: requestScope, addressed: addressedArguments, graph: graph))
     }
     // Its initializer took the first runtime arguments when it was made: its injections
     // take the next ones, as after a synchronous initializer.
