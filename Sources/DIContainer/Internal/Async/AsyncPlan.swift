@@ -37,11 +37,9 @@ struct AsyncPlan {
   /// The cached and `.objectGraph` components planned already: one making serves every
   /// place the pass reaches them.
   private var planned: Set<ObjectIdentifier> = []
-  /// The components of the branch being walked: a loop through them ends the branch (the
-  /// pass decides whether it is a cycle).
-  private var onPath: Set<ObjectIdentifier> = []
   /// The requests that lead to the component being visited, outermost first: the type
-  /// asked for and the component chosen (their names are made only for a making).
+  /// asked for and the component chosen (their names are made only for a making). A loop
+  /// back to one of them ends the branch (the pass decides whether it is a cycle).
   private var path: [(requested: Any.Type, component: Component)] = []
   private let requestScope: DIRequestScope?
   private let arguments: [Any]?
@@ -77,7 +75,7 @@ struct AsyncPlan {
     case .requests(let requests):
       for request in requests { _ = walk(request, from: level, isRoot: false) }
     case .parametersOf(let component):
-      onPath.insert(ObjectIdentifier(component))
+      path.append((component.implementation, component))
       _ = walkParameters(of: component, at: level.asking(as: component.framework))
     }
   }
@@ -107,7 +105,7 @@ struct AsyncPlan {
   private mutating func walk(_ request: DIRequest, from level: Level, isRoot: Bool) -> Bool {
     guard !request.isArgument, !request.isDelayed else { return false }
     var needed = false
-    for component in level.snapshot.serving(request, requester: level.requester) {
+    level.snapshot.forEachServing(request, requester: level.requester) { component in
       path.append((request.type, component))
       if visit(component, from: level, isRoot: isRoot) { needed = true }
       path.removeLast()
@@ -167,11 +165,10 @@ struct AsyncPlan {
       needs.append(need(component, at: maker, isRoot: isRoot))
       return true
     }
-    guard !onPath.contains(id) else { return false }
-    onPath.insert(id)
+    // `path` ends with this component: a loop comes back to an earlier step.
+    guard !path.dropLast().contains(where: { $0.component === component }) else { return false }
     let start = needs.count
     let needed = walkParameters(of: component, at: maker.asking(as: component.framework))
-    onPath.remove(id)
     guard needed, component.isCached, canMakeAhead else { return needed }
     // Made once, through its place's async once: its own making plans again below it.
     needs.removeSubrange(start...)

@@ -102,27 +102,36 @@ extension Snapshot {
   func candidates(
     of request: DIRequest, requester: DIModuleID?
   ) -> (candidates: [Component], chosen: [Component]) {
-    if request.isArgument { return ([], []) }
+    var chosen: [Component] = []
+    forEachServing(request, requester: requester) { chosen.append($0) }
+    guard !request.isArgument, !request.isMany, !request.isManyInFramework,
+      case .multiple(let candidates) = lookUp(ServiceKey(request.type, tag: request.tag))
+    else { return (chosen, chosen) }
+    return (candidates.all, chosen)
+  }
+
+  /// Calls `body` with each component resolution uses for `request` when `requester`
+  /// asks, in order; with no allocation unless `request` is a `many` one.
+  func forEachServing(
+    _ request: DIRequest, requester: DIModuleID?, _ body: (Component) -> Void
+  ) {
+    if request.isArgument { return }
     let key = ServiceKey(request.type, tag: request.tag)
     if request.isMany || request.isManyInFramework {
-      let all = collection(key) ?? []
-      let collected = request.isManyInFramework ? all.filter { $0.framework == requester } : all
-      return (collected, collected)
+      for component in collection(key) ?? []
+      where !request.isManyInFramework || component.framework == requester {
+        body(component)
+      }
+      return
     }
     switch lookUp(key) {
     case nil:
-      return ([], [])
+      return
     case .single(let component):
-      return ([component], [component])
+      body(component)
     case .multiple(let candidates):
-      let chosen = choose(among: candidates, requester: requester)
-      return (candidates.all, chosen.map { [$0] } ?? [])
+      if let chosen = choose(among: candidates, requester: requester) { body(chosen) }
     }
-  }
-
-  /// The components resolution uses for `request` when `requester` asks.
-  func serving(_ request: DIRequest, requester: DIModuleID?) -> [Component] {
-    candidates(of: request, requester: requester).chosen
   }
 }
 
