@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The performance gate CI runs: measures DIContainer's instructions and heap allocations per
-# operation for S1–S11 (and S9's cold start-up) with count-instructions.sh, and fails when a
+# operation for S1–S11 and S13 (and S9's cold start-up) with count-instructions.sh, and fails when a
 # figure exceeds its limit in Benchmarks/limits.txt by more than 5%. Timing is reported by
 # `compare`, never gated: on a shared machine it varies by ±50%; these counts do not.
 #

@@ -8,7 +8,7 @@
 #
 #   --package-path DIR  the library checkout to measure (the folder holding Benchmarks/);
 #                       default: the checkout this script is in. Its own Benchmarks/.build is used.
-#   --only S1,S3        only these scenarios (default: S1 … S11; S12 only when named)
+#   --only S1,S3        only these scenarios (default: S1 … S13; S12 only when named)
 #   --count N           operations of the shorter run (default 20000); the longer run does 2N
 #   --s6-count N        the same for S6, whose one operation is a whole container with 1,000
 #                       registrations and 1,000 resolves (default 20)
@@ -45,7 +45,7 @@ package_path="$(cd "$(dirname "$0")/../.." && pwd)"
 # many of the 64 find the singleton being made and wait), which valgrind's serialized threads
 # vary from run to run (DIContainer: 2.8–3.2 M per operation over five runs, 15% apart), and
 # its four runs take one and a half minutes.
-only="S1,S2,S3,S4,S5,S6,S7,S8,S9,S10,S11"
+only="S1,S2,S3,S4,S5,S6,S7,S8,S9,S10,S11,S13"
 count=20000
 s6_count=20
 s9_count=1
@@ -101,6 +101,7 @@ declare -A titles=(
   [S10]="modular resolve from an importing framework"
   [S11]="S3 through resolveAsync()"
   [S12]="64 tasks' first resolveAsync() of an async singleton"
+  [S13]="S11 in a container with an async singleton"
 )
 
 log() { echo "$*" >&2; }

@@ -108,7 +108,7 @@ private func checkModularScenarios() -> [String] {
   return problems
 }
 
-/// The checks of the async scenarios, S11 and S12.
+/// The checks of the async scenarios, S11, S12 and S13.
 private func checkAsyncScenarios() async -> [String] {
   var problems: [String] = []
   func expect(_ condition: Bool, _ message: String) {
@@ -119,6 +119,9 @@ private func checkAsyncScenarios() async -> [String] {
   let a: A = try! await container.resolveAsync()
   let other: A = try! await container.resolveAsync()
   expect(a.b.d !== a.c.d && a.b.d !== other.b.d, "S11 DIContainer: D shared")
+  container.register { () async -> Pool in await Pool() }.lifetime(.perContainer(.single))
+  let planned: A = try! await container.resolveAsync()
+  expect(planned.b.d !== planned.c.d, "S13 DIContainer: D shared")
 
   let tasks = Scenarios.firstResolvers
   let pools = Scenarios.makePoolContainer()

@@ -4,7 +4,7 @@ import Swinject
 /// The scenarios of the issues, S1–S12, each for the implementations that have a
 /// form of it.
 enum Scenarios {
-  static let all: [Scenario] = [s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12]
+  static let all: [Scenario] = [s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13]
 
   /// S1: resolve a container-scoped singleton.
   static let s1 = Scenario(id: "S1", title: "resolve a container-scoped singleton", goal: 1.5) {
@@ -235,6 +235,30 @@ enum Scenarios {
       Workload.awaiting {
         let container = makeGraphContainer(sharedD: false)
         return { count in for _ in 0..<count { sink(try! await container.resolveAsync() as A) } }
+      }
+    case .swinject:
+      nil
+    }
+  }
+
+  /// S13: S11 in a container that also registers an async singleton, made before the
+  /// operations: every `resolveAsync()` then plans its graph before building it (the
+  /// library's `AsyncPlan`), which walks all of S3's graph, none of it cached. Hand-written
+  /// as S11.
+  static let s13 = Scenario(
+    id: "S13", title: "S11 in a container with an async singleton", goal: nil
+  ) {
+    switch $0 {
+    case .handWritten:
+      Workload.awaiting { { count in for _ in 0..<count { sink(makeGraphByHand()) } } }
+    case .diContainer:
+      Workload.awaiting {
+        let container = makeGraphContainer(sharedD: false)
+        container.register { () async -> Pool in await Pool() }.lifetime(.perContainer(.single))
+        return { count in
+          _ = try! await container.resolveAsync() as Pool
+          for _ in 0..<count { sink(try! await container.resolveAsync() as A) }
+        }
       }
     case .swinject:
       nil
