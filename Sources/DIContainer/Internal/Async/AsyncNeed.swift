@@ -1,6 +1,7 @@
-/// An async component that a synchronous attempt of an asynchronous request met before
-/// its instance was made: the component, and where making it continues (the container
-/// that makes it, on whose behalf, with which runtime arguments and request scope).
+/// A component that an asynchronous request makes before its synchronous pass (an async
+/// one, or a cached one whose graph needs an async one; found by the request's plan, or
+/// met by a pass): the component, and where making it continues (the container that makes
+/// it, on whose behalf, with which runtime arguments, request scope and object graph).
 package final class AsyncNeed: Sendable {
   let component: Component
   let container: DIContainer
@@ -51,9 +52,10 @@ extension AsyncNeed {
   }
 }
 
-/// The instances async factories made for the synchronous attempts of one asynchronous
-/// request: an attempt that builds an async component takes the next one made for it,
-/// and the next attempt starts again from the first (it builds the same graph).
+/// The instances async factories made for the synchronous passes of one asynchronous
+/// request: a pass that builds an async component takes the next one made for it (a
+/// cached or `.objectGraph` one: the one made last), and a pass run again starts from the
+/// first (it builds the same graph).
 final class PreparedInstances: @unchecked Sendable {
   // Used by one attempt at a time, on whichever thread runs it.
   private var made: [ObjectIdentifier: [Instance]] = [:]

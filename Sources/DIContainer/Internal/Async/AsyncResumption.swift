@@ -1,14 +1,13 @@
-/// The async component the first, synchronous attempt of an asynchronous request met, for
-/// the request to make before it tries again (see
-/// ``DIContainer/resolvingAsync(requester:arguments:requestScope:resuming:_:)``).
+/// A making an asynchronous request does before its synchronous pass: one its plan found
+/// (``AsyncPlan``), or the async component a pass met unmade (see
+/// ``DIContainer/resolvingAsync(requester:arguments:requestScope:addressed:graph:root:resuming:_:)``).
 ///
-/// That first attempt is inlined where `resolveAsync()` of a container or a scope is
-/// called: when the graph needs no async component that is not made yet (the usual case
-/// once the async singletons are made), the request costs a synchronous resolve, not a
+/// The pass of a container with no async registration is inlined where `resolveAsync()`
+/// of a container or a scope is called: the request costs a synchronous resolve, not a
 /// chain of async calls (Benchmarks/PROFILE.md, "An async request that has nothing to
-/// await does not suspend"). The attempt returns its value as a synchronous request does
-/// and signals an async component with its error, so nothing generic over the value is
-/// built for it: an enum of the value or the need had its metadata looked up at each call.
+/// await does not suspend"). The pass returns its value as a synchronous request does and
+/// signals an async component with its error, so nothing generic over the value is built
+/// for it: an enum of the value or the need had its metadata looked up at each call.
 struct AsyncResumption: Sendable {
   let need: AsyncNeed
   /// The type the component was asked for as (its service: `Store`, where the component
