@@ -41,6 +41,12 @@ struct AsyncPlan {
   /// asked for and the component chosen (their names are made only for a making). A loop
   /// back to one of them ends the branch (the pass decides whether it is a cycle).
   private var path: [(requested: Any.Type, component: Component)] = []
+  /// Whether this walk finds the async components a component's graph can reach at all
+  /// (``asyncReach(of:at:)``): kept instances do not stop it, and each component is
+  /// visited once.
+  private var isStatic = false
+  /// The async components the static walk found.
+  private var reached: [Component] = []
   private let requestScope: DIRequestScope?
   private let arguments: [Any]?
   private let addressed: AddressedArguments?
@@ -106,11 +112,37 @@ struct AsyncPlan {
     guard !request.isArgument, !request.isDelayed else { return false }
     var needed = false
     level.snapshot.forEachServing(request, requester: level.requester) { component in
+      if isRoot, !isStatic, needsNothing(component, at: level) { return }
       path.append((request.type, component))
       if visit(component, from: level, isRoot: isRoot) { needed = true }
       path.removeLast()
     }
     return needed
+  }
+
+  /// Whether a request of `component` at `level` has nothing to make: every async
+  /// component its graph can reach is cached and kept now. What most requests of a server
+  /// find once its async singletons are made: checked without walking the graph.
+  private func needsNothing(_ component: Component, at level: Level) -> Bool {
+    Self.asyncReach(of: component, at: level).allSatisfy { reached in
+      reached.isCached
+        && Self.isKept(
+          reached, arguments: reached === component ? arguments : nil,
+          requestScope: requestScope)
+    }
+  }
+
+  /// The async components the graph of `component`, asked for at `level`, can reach (it
+  /// too, if it is one), found once per snapshot of `level`'s container.
+  private static func asyncReach(of component: Component, at level: Level) -> [Component] {
+    let key = ObjectIdentifier(component)
+    if let known = level.snapshot.asyncReach.withLock({ $0[key] }) { return known }
+    var plan = AsyncPlan(requestScope: nil, arguments: nil, addressed: nil, graph: nil)
+    plan.isStatic = true
+    _ = plan.visit(component, from: level, isRoot: true)
+    let reached = plan.reached
+    level.snapshot.asyncReach.withLock { $0[key] = reached }
+    return reached
   }
 
   /// Walks the initializer parameters and injections of `component`, built at `level`.
@@ -132,6 +164,7 @@ struct AsyncPlan {
   private mutating func visit(_ component: Component, from level: Level, isRoot: Bool) -> Bool {
     let id = ObjectIdentifier(component)
     let isAsync = component.asyncFactory != nil
+    if isStatic { return reach(component, from: level) }
     // A component with `arg` parameters is made ahead only with the request's own runtime
     // arguments: the pass decides the others (arguments addressed by type, an optional
     // request without them).
@@ -149,11 +182,8 @@ struct AsyncPlan {
       return false
     case .cell, .multiton, .scoped, .requestScoped:
       if planned.contains(id) { return true }
-      if component.owner != ObjectIdentifier(level.container) {
-        guard let owner = level.snapshot.level(owning: component) else { return false }
-        maker = Level(
-          container: owner.container, snapshot: owner.snapshot, requester: level.requester)
-      }
+      guard let owner = Self.maker(of: component, from: level) else { return false }
+      maker = owner
       if Self.isKept(
         component, arguments: isRoot ? arguments : nil, requestScope: requestScope)
       {
@@ -175,6 +205,30 @@ struct AsyncPlan {
     needs.append(need(component, at: maker, isRoot: isRoot))
     planned.insert(id)
     return true
+  }
+
+  /// Records the async components `component`'s graph reaches, for the static walk.
+  private mutating func reach(_ component: Component, from level: Level) -> Bool {
+    let id = ObjectIdentifier(component)
+    guard !planned.contains(id), let maker = Self.maker(of: component, from: level) else {
+      return false
+    }
+    planned.insert(id)
+    if component.asyncFactory != nil {
+      reached.append(component)
+      return true
+    }
+    return walkParameters(of: component, at: maker.asking(as: component.framework))
+  }
+
+  /// The level that makes `component`, reached from `level`: a cached component's owner
+  /// makes it; any other is made where it is asked.
+  private static func maker(of component: Component, from level: Level) -> Level? {
+    guard component.isCached, component.owner != ObjectIdentifier(level.container) else {
+      return level
+    }
+    guard let owner = level.snapshot.level(owning: component) else { return nil }
+    return Level(container: owner.container, snapshot: owner.snapshot, requester: level.requester)
   }
 
   /// The making of `component`, the last step of ``path``, made at `level`.

@@ -74,6 +74,10 @@ final class Snapshot: Sendable {
   /// ``DIContainer/shutdown()``).
   let isShutDown: Bool
 
+  /// For each component an asynchronous request started from, the async components its
+  /// graph can reach (``AsyncPlan``), found on first need.
+  let asyncReach = Locked<[ObjectIdentifier: [Component]]>([:])
+
   init(
     components: [Component], imports: [DIModuleID: Set<DIModuleID>],
     loaded: Set<DIModuleID> = [], parent: Level? = nil, isShutDown: Bool = false
