@@ -90,6 +90,7 @@ enum OrderServerCommand {
       let app = try await HandWiredApp(
         databasePath: ":memory:", tracker: ResourceTracker(), logger: Logger(label: "cost"))
       checksum = try await CostLoop.byHand(app, requests: requests)
+      await app.close()
     } else {
       var config = Config()
       config.databasePath = ":memory:"
@@ -97,6 +98,7 @@ enum OrderServerCommand {
       try await OrderContainer.boot(container)
       try await OrderContainer.openDatabase(container)
       checksum = try await CostLoop.viaContainer(container, requests: requests)
+      await container.shutdown()
     }
     print("\(requests) requests \(byHand ? "by hand" : "via the container"), checksum \(checksum)")
   }

@@ -33,6 +33,12 @@ public struct HandWiredApp: Sendable {
     return (StockHandler(stock: stock, log: log), log)
   }
 
+  /// Closes the database, for a caller that made no ``application(configuration:logger:)``
+  /// (whose service closes it on shutdown).
+  public func close() async {
+    await database.close()
+  }
+
   /// Makes the application: `GET /stock` only; the database closes once the server has
   /// stopped.
   ///
