@@ -21,6 +21,7 @@ let package = Package(
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+    .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     .package(
       url: "https://github.com/apple/swift-configuration", from: "1.4.0",
       traits: [.defaults, "CommandLineArguments"]),
@@ -39,6 +40,7 @@ let package = Package(
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "Metrics", package: "swift-metrics"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
         .product(name: "Configuration", package: "swift-configuration"),
         .product(name: "SQLiteNIO", package: "sqlite-nio"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -65,6 +67,7 @@ let package = Package(
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "Metrics", package: "swift-metrics"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
       ]),
   ],
   swiftLanguageModes: [.v6]

@@ -10,9 +10,10 @@ import Synchronization
 /// The order server's command line.
 ///
 /// - `OrderServer [--host H] [--port P] [--log-level L] [--database-path F] [--database-url U]
-///   [--hand] [--without-notifications]` serves on 127.0.0.1:8080 by default until SIGTERM or
-///   SIGINT; the settings come from the command line and the environment (``Config``).
-///   `--hand` serves `GET /stock` wired by hand (for the load script);
+///   [--metrics] [--hand] [--without-notifications]` serves on 127.0.0.1:8080 by default until
+///   SIGTERM or SIGINT; the settings come from the command line and the environment
+///   (``Config``). `--metrics` bootstraps swift-metrics with a Prometheus registry served at
+///   `GET /metrics`. `--hand` serves `GET /stock` wired by hand, on SQLite (for the load script);
 ///   `--without-notifications` leaves a framework out, so the graph's validation fails
 ///   start-up with its report and status 1. An unknown flag or a bad value prints the usage
 ///   and exits with status 64.
@@ -52,7 +53,12 @@ enum OrderServerCommand {
       address: .hostname(config.host, port: config.port), serverName: "OrderServer")
 
     if config.handWired {
-      let app = try await HandWiredApp(tracker: ResourceTracker())
+      if config.databaseURL != nil {
+        logger.warning(
+          "--hand serves from SQLite (\(config.databasePath)); DATABASE_URL is not used")
+      }
+      let app = try await HandWiredApp(
+        databasePath: config.databasePath, tracker: ResourceTracker(), logger: logger)
       try await app.application(configuration: configuration, logger: logger).runService()
       return
     }
@@ -64,8 +70,9 @@ enum OrderServerCommand {
       logger.critical("start-up failed: the dependency graph is not valid")
       throw error
     }
+    let metrics = config.metrics ? OrderServerApp.bootstrapMetrics() : nil
     try await OrderServerApp.make(
-      container: container, configuration: configuration, logger: logger
+      container: container, configuration: configuration, logger: logger, metrics: metrics
     ).runService()
     let opened = tracker.openCounts.sorted { $0.key < $1.key }
     let closed = tracker.closeCounts.sorted { $0.key < $1.key }
@@ -80,14 +87,18 @@ enum OrderServerCommand {
     let checksum: Int
     let byHand = arguments.contains("--hand")
     if byHand {
-      let app = try await HandWiredApp(tracker: ResourceTracker())
-      checksum = CostLoop.byHand(app, requests: requests)
+      let app = try await HandWiredApp(
+        databasePath: ":memory:", tracker: ResourceTracker(), logger: Logger(label: "cost"))
+      checksum = try await CostLoop.byHand(app, requests: requests)
+      await app.close()
     } else {
       var config = Config()
       config.databasePath = ":memory:"
       let container = try OrderContainer.make(config: config, tracker: ResourceTracker())
       try await OrderContainer.boot(container)
+      try await OrderContainer.openDatabase(container)
       checksum = try await CostLoop.viaContainer(container, requests: requests)
+      await container.shutdown()
     }
     print("\(requests) requests \(byHand ? "by hand" : "via the container"), checksum \(checksum)")
   }

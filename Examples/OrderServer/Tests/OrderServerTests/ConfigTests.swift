@@ -14,7 +14,14 @@ import Testing
     #expect(config.databaseURL == nil)
     #expect(config.databasePath.hasSuffix("/orders.sqlite"))
     #expect(!config.handWired)
+    #expect(!config.metrics)
     #expect(config.withNotifications)
+  }
+
+  @Test func metricsAreServedWithTheFlagOrTheVariable() throws {
+    #expect(try Config.load(arguments: ["--metrics"], environment: [:]).metrics)
+    #expect(try Config.load(arguments: [], environment: ["METRICS": "true"]).metrics)
+    #expect(try !Config.load(arguments: [], environment: ["METRICS": "false"]).metrics)
   }
 
   @Test func theCommandLineWinsOverTheEnvironment() throws {

@@ -4,7 +4,9 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import OrderServerCore
+import Prometheus
 import ServiceLifecycle
+import Testing
 
 /// A real order server on 127.0.0.1 and a free port, run in a service group as `runService()`
 /// runs it; `run` gracefully shuts it down once `body` returns, and returns after the group
@@ -14,9 +16,18 @@ import ServiceLifecycle
 struct LiveServer {
   let tracker = ResourceTracker()
   let container: DIContainer
+  /// Whether `run` boots the container (validates the graph) first.
+  let validates: Bool
+  /// The registry served at `GET /metrics`, if any.
+  let metrics: PrometheusCollectorRegistry?
 
-  init(config: Config = LiveServer.config()) throws {
+  init(
+    config: Config = LiveServer.config(), validates: Bool = true,
+    metrics: PrometheusCollectorRegistry? = nil
+  ) throws {
     container = try OrderContainer.make(config: config, tracker: tracker)
+    self.validates = validates
+    self.metrics = metrics
   }
 
   /// The tests' settings: `DATABASE_URL` from the environment, or an SQLite file of its own
@@ -41,14 +52,14 @@ struct LiveServer {
     _ body: @Sendable (_ port: Int) async throws -> Value,
     whileShuttingDown: @Sendable (_ port: Int) async throws -> Void = { _ in }
   ) async throws -> Value {
-    try await OrderContainer.boot(container)
+    if validates { try await OrderContainer.boot(container) }
     let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
     var logger = Logger(label: "order-server-test")
     logger.logLevel = .warning
     let app = OrderServerApp.make(
       container: container,
       configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "test"),
-      logger: logger, onServerRunning: { portSink.yield($0) })
+      logger: logger, metrics: metrics, onServerRunning: { portSink.yield($0) })
     let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
     return try await withThrowingTaskGroup(of: Void.self) { tasks in
       tasks.addTask {
@@ -82,6 +93,27 @@ func eventually(within limit: Duration = .seconds(5), _ condition: () -> Bool) a
     try? await Task.sleep(for: .milliseconds(10))
   }
   return condition()
+}
+
+/// How many of each product `GET /stock` says are left, by SKU.
+func available(_ client: TestClient) async throws -> [String: Int] {
+  let response = try await client.get("/stock")
+  let items = try JSONDecoder().decode(
+    [StockItem].self, from: Data(buffer: try #require(response.body)))
+  return Dictionary(uniqueKeysWithValues: items.map { ($0.sku, $0.available) })
+}
+
+/// Places an order of `lines` (SKU and quantity each) and returns it as the server saved it.
+func placeOrder(
+  _ lines: [(sku: String, quantity: Int)], customer: String = "ada", with client: TestClient
+) async throws -> Order {
+  let body = try JSONEncoder().encode(
+    NewOrder(customer: customer, items: lines.map { OrderLine(sku: $0.sku, quantity: $0.quantity) })
+  )
+  let response = try await client.post(
+    "/orders", headers: [.contentType: "application/json"], body: ByteBuffer(bytes: body))
+  #expect(response.status == .created)
+  return try JSONDecoder().decode(Order.self, from: Data(buffer: try #require(response.body)))
 }
 
 /// The lines of a streamed `/stock/stream` body.

@@ -13,7 +13,8 @@ public import Logging
 /// | log level | `--log-level` | `LOG_LEVEL` | `info` |
 /// | SQLite file | `--database-path` | `DATABASE_PATH` | `orders.sqlite` beside the executable |
 /// | PostgreSQL | `--database-url` | `DATABASE_URL` | none: SQLite |
-/// | hand-wired `GET /stock` | `--hand` | | off |
+/// | Prometheus text at `GET /metrics` | `--metrics` | `METRICS=true` | off |
+/// | hand-wired `GET /stock` (SQLite only) | `--hand` | | off |
 /// | leave Notifications out | `--without-notifications` | | off |
 public struct Config: Sendable {
   /// The address to listen on.
@@ -26,6 +27,8 @@ public struct Config: Sendable {
   public var databasePath = Config.defaultDatabasePath
   /// A `postgres://user:password@host:port/database` URL: the orders go to PostgreSQL.
   public var databaseURL: String?
+  /// Bootstrap swift-metrics with a Prometheus registry and serve it at `GET /metrics`.
+  public var metrics = false
   /// Serve `GET /stock` wired by hand (the load script's comparison).
   public var handWired = false
   /// Leave NotificationsFramework out: the graph's validation fails start-up.
@@ -33,8 +36,8 @@ public struct Config: Sendable {
 
   /// The flags the server takes; any other is a usage error.
   static let flags: Set<String> = [
-    "--host", "--port", "--log-level", "--database-path", "--database-url", "--hand",
-    "--without-notifications",
+    "--host", "--port", "--log-level", "--database-path", "--database-url", "--metrics",
+    "--hand", "--without-notifications",
   ]
 
   /// `orders.sqlite` in the executable's folder.
@@ -46,7 +49,8 @@ public struct Config: Sendable {
   /// The usage line.
   public static let usage = """
     usage: OrderServer [--host H] [--port 0-65535] [--log-level trace|debug|info|notice|warning|error|critical]
-                       [--database-path FILE] [--database-url postgres://…] [--hand] [--without-notifications]
+                       [--database-path FILE] [--database-url postgres://…] [--metrics]
+                       [--hand] [--without-notifications]
            OrderServer cost [--hand] [--requests N]
     """
 
@@ -68,7 +72,7 @@ public struct Config: Sendable {
       let flag = String(argument.prefix { $0 != "=" })
       if !flags.contains(flag) { throw UsageError("unknown flag '\(flag)'") }
     }
-    let valueFlags = flags.subtracting(["--hand", "--without-notifications"])
+    let valueFlags = flags.subtracting(["--metrics", "--hand", "--without-notifications"])
     var index = 0
     while index < arguments.count {
       let argument = arguments[index]
@@ -103,6 +107,7 @@ public struct Config: Sendable {
     }
     config.databasePath = reader.string(forKey: ["database", "path"], default: config.databasePath)
     config.databaseURL = reader.string(forKey: ["database", "url"], isSecret: true)
+    config.metrics = reader.bool(forKey: ["metrics"], default: false)
     config.handWired = reader.bool(forKey: ["hand"], default: false)
     config.withNotifications = !reader.bool(forKey: ["without", "notifications"], default: false)
     return config

@@ -13,7 +13,7 @@ public enum CostLoop {
   ///   - container: A booted container.
   ///   - requests: How many requests.
   /// - Returns: A checksum, so the work is not optimized away.
-  /// - Throws: A resolution error.
+  /// - Throws: A resolution error; the database's error.
   public static func viaContainer(_ container: DIContainer, requests: Int) async throws -> Int {
     let logger = Logger(label: "cost")
     var checksum = 0
@@ -22,7 +22,7 @@ public enum CostLoop {
       let info: HTTPRequestInfo = try scope.tryResolve()
       info.set(id: "\(index)", method: .get, path: "/stock", logger: logger)
       let handler: StockHandler = try await scope.resolveAsync()
-      checksum &+= handler.list().count
+      checksum &+= try await handler.list().count
       await scope.closeAwaitingHooks()
     }
     return checksum
@@ -35,13 +35,14 @@ public enum CostLoop {
   ///   - app: The hand-wired server's objects.
   ///   - requests: How many requests.
   /// - Returns: A checksum, so the work is not optimized away.
-  public static func byHand(_ app: HandWiredApp, requests: Int) -> Int {
+  /// - Throws: The database's error.
+  public static func byHand(_ app: HandWiredApp, requests: Int) async throws -> Int {
     let logger = Logger(label: "cost")
     var checksum = 0
     for index in 0..<requests {
       let info = HTTPRequestInfo(id: "\(index)", method: .get, path: "/stock", logger: logger)
       let (handler, log) = app.stockHandler(for: info)
-      checksum &+= handler.list().count
+      checksum &+= try await handler.list().count
       log.close()
     }
     return checksum

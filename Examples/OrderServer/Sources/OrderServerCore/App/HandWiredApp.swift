@@ -3,22 +3,25 @@ public import HummingbirdDIContainer
 public import Logging
 
 /// The same `GET /stock` route wired by hand, without the container: what the load script
-/// compares the container's server with. It builds each request's log and handler itself,
-/// and closes the log after the body.
+/// compares the container's server with. It opens the SQLite database itself, builds each
+/// request's log and handler itself, and closes the log after the body.
 public struct HandWiredApp: Sendable {
-  /// The tracker its pool and logs report to.
+  /// The tracker its logs report to.
   public let tracker: ResourceTracker
-  private let pool: ConnectionPool
+  private let database: any OrderDatabase
   private let stock: any StockService
 
-  /// Connects Inventory's pool and makes the warehouse.
+  /// Opens the SQLite database (creating and seeding it if needed) and makes the warehouse.
   ///
-  /// - Parameter tracker: Where the pool and the logs report.
-  /// - Throws: What connecting throws.
-  public init(tracker: ResourceTracker) async throws {
+  /// - Parameters:
+  ///   - databasePath: The SQLite file; `:memory:` keeps it in memory.
+  ///   - tracker: Where the logs report.
+  ///   - logger: The database's logger.
+  /// - Throws: What opening the database throws.
+  public init(databasePath: String, tracker: ResourceTracker, logger: Logger) async throws {
     self.tracker = tracker
-    pool = try await ConnectionPool.connect("inventory-db", tracker: tracker)
-    stock = Warehouse(pool: pool)
+    database = try await SQLiteOrderDatabase.open(path: databasePath, logger: logger)
+    stock = Warehouse(database: database)
   }
 
   /// Makes the handler of one request, as the container's graph would.
@@ -30,7 +33,14 @@ public struct HandWiredApp: Sendable {
     return (StockHandler(stock: stock, log: log), log)
   }
 
-  /// Makes the application: `GET /stock` only; the pool closes once the server has stopped.
+  /// Closes the database, for a caller that made no ``application(configuration:logger:)``
+  /// (whose service closes it on shutdown).
+  public func close() async {
+    await database.close()
+  }
+
+  /// Makes the application: `GET /stock` only; the database closes once the server has
+  /// stopped.
   ///
   /// - Parameters:
   ///   - configuration: Address and server name.
@@ -45,10 +55,11 @@ public struct HandWiredApp: Sendable {
         id: context.id, method: request.method, path: request.uri.path, logger: context.logger)
       let (handler, log) = stockHandler(for: info)
       defer { log.close() }
-      return handler.list()
+      return try await handler.list()
     }
     return Application(
-      router: router, configuration: configuration, services: [PoolService(pool: pool)],
+      router: router, configuration: configuration,
+      services: [DatabaseService(database: database)],
       logger: logger)
   }
 }

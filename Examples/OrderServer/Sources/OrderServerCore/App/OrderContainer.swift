@@ -39,7 +39,7 @@ public enum OrderContainer {
     return container
   }
 
-  /// The orders' database: PostgreSQL when the settings name one (its `PostgresClient` a
+  /// The orders' and the stock's database: PostgreSQL when the settings name one (its `PostgresClient` a
   /// `Service` component, run by `DIContainerService`), else the SQLite file; either opens
   /// with `await`, creates its schema, records its opening time (`DIMetrics.timed`), and
   /// closes in an async `onClean` hook.
@@ -74,26 +74,28 @@ public enum OrderContainer {
     .onClean { await $0.close() }
   }
 
-  /// Validates the graph, then connects the pools, before the server listens. The orders'
-  /// database opens later, once the service group runs (a `PostgresClient` answers only
-  /// while its `run()` runs): ``openDatabase(_:)``.
+  /// Validates the graph, then connects Billing's pool (through the notifier), before the
+  /// server listens. The database, and the stock and invoicer that use it, are made later,
+  /// once the service group runs (a `PostgresClient` answers only while its `run()` runs):
+  /// ``openDatabase(_:)``.
   ///
   /// - Parameter container: A container from ``make(config:tracker:logger:)``.
   /// - Throws: The validation report (`DIGraphValidationError`) of a misconfigured graph;
   ///   the `DIError` of a pool that could not connect.
   public static func boot(_ container: DIContainer) async throws {
     try container.makeGraph().validate()
-    let _: any StockService = try await container.resolveAsync()
-    let _: any BillingService = try await container.resolveAsync()
     let _: any Notifier = try await container.resolveAsync()
   }
 
-  /// Opens the orders' database and creates its schema: run before the server listens,
-  /// while the container's `Service` components run.
+  /// Opens the database, creates its schema and seeds the stock, then makes the warehouse
+  /// and the invoicer: run before the server listens, while the container's `Service`
+  /// components run.
   ///
   /// - Parameter container: A booted container.
   /// - Throws: The `DIError` of a database that could not be opened.
   public static func openDatabase(_ container: DIContainer) async throws {
     let _: any OrderDatabase = try await container.resolveAsync()
+    let _: any StockService = try await container.resolveAsync()
+    let _: any BillingService = try await container.resolveAsync()
   }
 }

@@ -32,13 +32,13 @@ public enum OrderRoutes {
     }
     router.get("stock") { _, context in
       let handler: StockHandler = try await context.resolve()
-      return handler.list()
+      return try await handler.list()
     }
     router.get("stock/stream") { request, context in
       let rounds = try query("rounds", of: request, in: streamRounds, default: 1)
       let pause = try query("pauseMs", of: request, in: streamPauseMilliseconds, default: 10)
       let handler: StockHandler = try await context.resolve()
-      return handler.stream(rounds: rounds, pause: .milliseconds(pause))
+      return try await handler.stream(rounds: rounds, pause: .milliseconds(pause))
     }
   }
 

@@ -1,8 +1,8 @@
 public import DIContainer
 public import DIFrameworks
 
-/// Payments: the invoicer and Billing's own database pool. Imports Inventory, whose pool
-/// Billing's components do not get: each framework's components get their own.
+/// Payments: the invoicer and Billing's own database pool. Imports Inventory, whose stock the
+/// invoicer puts back when a card is declined.
 ///
 /// ```swift
 /// container.append(framework: BillingFramework.self)   // also appends InventoryFramework

@@ -6,5 +6,6 @@ public protocol BillingService: AnyObject, Sendable {
   ///   - items: The reserved lines.
   ///   - subtotal: Their price, in cents.
   /// - Returns: The total charged, tax included, or `nil` when the card was declined.
-  func charge(_ items: [OrderLine], subtotal: Int) -> Int?
+  /// - Throws: The database's error while the stock is released.
+  func charge(_ items: [OrderLine], subtotal: Int) async throws -> Int?
 }

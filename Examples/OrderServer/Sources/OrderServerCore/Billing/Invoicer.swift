@@ -14,11 +14,11 @@ final class Invoicer: BillingService {
     self.stock = stock
   }
 
-  func charge(_ items: [OrderLine], subtotal: Int) -> Int? {
+  func charge(_ items: [OrderLine], subtotal: Int) async throws -> Int? {
     let total = subtotal + (subtotal * Self.taxRate + 50) / 100
     pool.execute("INSERT INTO invoices VALUES (?, ?)")
     guard total <= Self.limit else {
-      stock.release(items)
+      try await stock.release(items)
       return nil
     }
     return total

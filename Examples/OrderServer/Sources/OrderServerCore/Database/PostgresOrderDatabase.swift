@@ -2,8 +2,9 @@ import Foundation
 import Logging
 public import PostgresNIO
 
-/// The orders in PostgreSQL, through PostgresNIO's `PostgresClient` (a connection pool whose
-/// `run()` the container's `DIContainerService` runs); the schema is created on open.
+/// The orders and the stock in PostgreSQL, through PostgresNIO's `PostgresClient` (a
+/// connection pool whose `run()` the container's `DIContainerService` runs); the schema is
+/// created, and the stock seeded, on open.
 public final class PostgresOrderDatabase: OrderDatabase {
   private let client: PostgresClient
   private let logger: Logger
@@ -32,7 +33,7 @@ public final class PostgresOrderDatabase: OrderDatabase {
       password: components.password, database: database.isEmpty ? nil : database, tls: .disable)
   }
 
-  /// Creates the `orders` table if needed. The client's `run()` must be running: call it
+  /// Creates the `orders` and `stock` tables if needed, and the stock's first products. The client's `run()` must be running: call it
   /// once the service group has started (Hummingbird's `beforeServerStarts`).
   ///
   /// - Parameters:
@@ -54,6 +55,9 @@ public final class PostgresOrderDatabase: OrderDatabase {
             id BIGSERIAL PRIMARY KEY, customer TEXT NOT NULL, items TEXT NOT NULL,
             total BIGINT NOT NULL, status TEXT NOT NULL)
           """, logger: logger)
+        try await connection.query(PostgresQuery(unsafeSQL: StockTable.create), logger: logger)
+        try await connection.query(
+          PostgresQuery(unsafeSQL: StockTable.insertSeed), logger: logger)
       } catch {
         _ = try? await connection.query("SELECT pg_advisory_unlock(\(schemaLock))", logger: logger)
         throw error
@@ -92,6 +96,55 @@ public final class PostgresOrderDatabase: OrderDatabase {
         status: status)
     }
     return nil
+  }
+
+  /// Every product with its price and how many are left.
+  public func stock() async throws -> [StockItem] {
+    let rows = try await client.query(PostgresQuery(unsafeSQL: StockTable.select), logger: logger)
+    var items: [StockItem] = []
+    for try await (sku, price, available) in rows.decode((String, Int, Int).self) {
+      items.append(StockItem(sku: sku, price: price, available: available))
+    }
+    return items
+  }
+
+  /// Takes the quantities out of stock in a transaction that first locks the products' rows
+  /// (`FOR UPDATE`, in SKU order, so two orders never wait for each other) and checks them.
+  public func reserve(_ items: [OrderLine]) async throws -> Int? {
+    let wanted = StockTable.wanted(items)
+    let skus = wanted.map(\.sku)
+    let quantities = wanted.map(\.quantity)
+    let logger = self.logger
+    return try await client.withTransaction(logger: logger) { connection -> Int? in
+      let rows = try await connection.query(
+        """
+        SELECT sku, price, available FROM stock WHERE sku = ANY(\(skus)) ORDER BY sku FOR UPDATE
+        """, logger: logger)
+      var stock: [String: StockItem] = [:]
+      for try await (sku, price, available) in rows.decode((String, Int, Int).self) {
+        stock[sku] = StockItem(sku: sku, price: price, available: available)
+      }
+      guard let subtotal = StockTable.subtotal(wanted, in: stock) else { return nil }
+      try await connection.query(
+        """
+        UPDATE stock SET available = stock.available - wanted.quantity
+        FROM unnest(\(skus)::text[], \(quantities)::bigint[]) AS wanted(sku, quantity)
+        WHERE stock.sku = wanted.sku
+        """, logger: logger)
+      return subtotal
+    }
+  }
+
+  /// Puts the quantities back in one statement.
+  public func release(_ items: [OrderLine]) async throws {
+    let wanted = StockTable.wanted(items)
+    try await client.query(
+      """
+      UPDATE stock SET available = stock.available + wanted.quantity
+      FROM unnest(\(wanted.map(\.sku))::text[], \(wanted.map(\.quantity))::bigint[])
+        AS wanted(sku, quantity)
+      WHERE stock.sku = wanted.sku
+      """, logger: logger)
   }
 
   /// Nothing to close: the client's connections close when its `run()` ends, which the

@@ -1,23 +1,18 @@
 public import DIContainer
 public import DIFrameworks
 
-/// Stock: the warehouse and Inventory's own database pool.
+/// Stock: the warehouse, whose stock lives in the server's database (an async component the
+/// container opens with `await`).
 ///
 /// ```swift
 /// container.append(framework: InventoryFramework.self)
 /// let stock: any StockService = try await container.resolveAsync()
 /// ```
 public final class InventoryFramework: DIFramework {
-  /// Registers Inventory's pool (connects asynchronously, closes with `await`) and the
-  /// warehouse, one of each per framework.
+  /// Registers the warehouse, one per framework.
   ///
   /// - Parameter container: The container the framework is appended to.
   public static func load(container: DIContainer) {
-    container.register { (tracker: ResourceTracker) async throws -> ConnectionPool in
-      try await ConnectionPool.connect("inventory-db", tracker: tracker)
-    }
-    .lifetime(.perFramework(.single))
-    .onClean { pool in await pool.close() }
     container.register(Warehouse.init).as((any StockService).self)
       .lifetime(.perFramework(.single))
   }

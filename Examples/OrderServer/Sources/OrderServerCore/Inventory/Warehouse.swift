@@ -1,44 +1,21 @@
-import Synchronization
-
-/// The stock, kept in Inventory's database (simulated by a table in memory).
+/// The stock, kept in the `stock` table of the server's database (SQLite or PostgreSQL),
+/// which takes an order's quantities out in one transaction.
 final class Warehouse: StockService {
-  private let pool: ConnectionPool
-  private let stock: Mutex<[String: StockItem]>
+  private let database: any OrderDatabase
 
-  init(pool: ConnectionPool) {
-    self.pool = pool
-    let items = [
-      StockItem(sku: "apple", price: 1_20, available: 1_000_000),
-      StockItem(sku: "bread", price: 3_50, available: 1_000_000),
-      StockItem(sku: "coffee", price: 12_00, available: 1_000),
-      StockItem(sku: "tea", price: 8_00, available: 5),
-    ]
-    stock = Mutex(Dictionary(uniqueKeysWithValues: items.map { ($0.sku, $0) }))
+  init(database: any OrderDatabase) {
+    self.database = database
   }
 
-  func list() -> [StockItem] {
-    pool.execute("SELECT * FROM stock")
-    return stock.withLock { $0.values.sorted { $0.sku < $1.sku } }
+  func list() async throws -> [StockItem] {
+    try await database.stock()
   }
 
-  func reserve(_ items: [OrderLine]) -> Int? {
-    pool.execute("UPDATE stock SET available = available - ?")
-    return stock.withLock { stock -> Int? in
-      var subtotal = 0
-      for line in items {
-        guard line.quantity > 0, let item = stock[line.sku], item.available >= line.quantity
-        else { return nil }
-        subtotal += item.price * line.quantity
-      }
-      for line in items { stock[line.sku]?.available -= line.quantity }
-      return subtotal
-    }
+  func reserve(_ items: [OrderLine]) async throws -> Int? {
+    try await database.reserve(items)
   }
 
-  func release(_ items: [OrderLine]) {
-    pool.execute("UPDATE stock SET available = available + ?")
-    stock.withLock { stock in
-      for line in items { stock[line.sku]?.available += line.quantity }
-    }
+  func release(_ items: [OrderLine]) async throws {
+    try await database.release(items)
   }
 }

@@ -35,12 +35,13 @@ public final class CreateOrderHandler: Sendable {
   /// - Parameter new: What the customer orders.
   /// - Returns: 201 with the order; headers name the request's id, unit of work and log
   ///   (`x-request-id`, `x-unit-of-work`, `x-request-log`, `x-unit-of-work-log`).
-  /// - Throws: The database's error.
+  /// - Throws: The database's error (the stock is taken in one transaction and the order
+  ///   saved in another).
   public func create(_ new: NewOrder) async throws -> EditedResponse<Order> {
     var order = Order(
       id: 0, customer: new.customer, items: new.items, total: 0, status: .outOfStock)
-    if let subtotal = stock.reserve(new.items) {
-      if let total = billing.charge(new.items, subtotal: subtotal) {
+    if let subtotal = try await stock.reserve(new.items) {
+      if let total = try await billing.charge(new.items, subtotal: subtotal) {
         order.total = total
         order.status = .paid
       } else {

@@ -18,9 +18,10 @@ public final class StockHandler: Sendable {
   /// Every product with its price and how many are left.
   ///
   /// - Returns: The stock, by SKU.
-  public func list() -> [StockItem] {
+  /// - Throws: The database's error.
+  public func list() async throws -> [StockItem] {
     log.record("listed stock")
-    return stock.list()
+    return try await stock.list()
   }
 
   /// Streams the stock as JSON lines, `rounds` times over, pausing between lines: the body
@@ -31,8 +32,9 @@ public final class StockHandler: Sendable {
   ///   - rounds: How many times the whole stock is sent.
   ///   - pause: The pause before each line.
   /// - Returns: A streamed response (no content length).
-  public func stream(rounds: Int, pause: Duration) -> Response {
-    let items = stock.list()
+  /// - Throws: The database's error while the stock is read (before the body starts).
+  public func stream(rounds: Int, pause: Duration) async throws -> Response {
+    let items = try await stock.list()
     let log = self.log
     let body = ResponseBody { writer in
       for _ in 0..<rounds {
