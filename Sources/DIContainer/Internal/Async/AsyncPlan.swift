@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What an asynchronous request must make before its synchronous pass, found from the
 /// registrations' parameter types (the arcs graph validation walks), so that the pass
 /// builds its graph once: no synchronous factory runs for an attempt that is thrown away.
