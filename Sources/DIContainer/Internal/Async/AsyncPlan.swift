@@ -15,6 +15,11 @@ import Synchronization
 ///   async once of its place, so that concurrent requests wait for one making instead of
 ///   each making what it needs.
 ///
+/// Before it walks from a component, a request checks the async components that
+/// component's graph can reach at all (found once per snapshot, ``asyncReach(of:at:)``):
+/// when every one is cached and kept, as in a server once its async singletons are made,
+/// there is nothing to plan.
+///
 /// A factory that resolves from inside its body (a closure registration) has no parameter
 /// types to walk: what its pass meets unmade is made then, and the pass runs again
 /// (``DIContainer/resolvingAsync(requester:arguments:requestScope:addressed:graph:root:resuming:_:)``).
