@@ -24,9 +24,10 @@ extension DIResolver {
   /// suspend until it is made (no thread blocks). Every factory of the graph runs once for
   /// each instance the graph gets: the request first makes the async components its graph
   /// needs (found from the registrations' parameter types), then builds the rest in one
-  /// synchronous pass. A factory that resolves from inside its body (a closure
-  /// registration) may meet an async component that is not made: the request makes it and
-  /// builds the graph again, so that pass's synchronous factories run again.
+  /// synchronous pass. A factory that resolves from inside its body (one that captures the
+  /// container and calls `tryResolve()`) may meet an async component that is not made:
+  /// the request makes it and builds the graph again, so that pass's synchronous factories
+  /// run again.
   /// `.objectGraph` instances are shared within the synchronous pass, not across an async
   /// factory's parameters.
   ///

@@ -20,8 +20,8 @@ import Synchronization
 /// when every one is cached and kept, as in a server once its async singletons are made,
 /// there is nothing to plan.
 ///
-/// A factory that resolves from inside its body (a closure registration) has no parameter
-/// types to walk: what its pass meets unmade is made then, and the pass runs again
+/// A factory that resolves from inside its body (one that captures the container) shows no
+/// parameter type for that: what its pass meets unmade is made then, and the pass runs again
 /// (``DIContainer/resolvingAsync(requester:arguments:requestScope:addressed:graph:root:resuming:_:)``).
 struct AsyncPlan {
   /// Where a request starts.
