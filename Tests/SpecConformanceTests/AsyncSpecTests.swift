@@ -390,8 +390,8 @@ final class AsyncRace<T: Sendable>: Sendable {
     container.register(AsyncPing.init).lifetime(.perContainer(.single))
     container.register(AsyncPong.init).lifetime(.perContainer(.single))
     // A guard against a hang only: on a loaded machine (the whole suite, ThreadSanitizer)
-    // other tests may hold the cooperative threads for seconds.
-    let outcome = await asyncWithin(.seconds(45)) { () -> [DIError.Code?] in
+    // other tests may hold the cooperative threads for minutes.
+    let outcome = await asyncWithin(TestEnvironment.limitDuration(45)) { () -> [DIError.Code?] in
       async let ping: AsyncPing = container.resolveAsync()
       async let pong: AsyncPong = container.resolveAsync()
       var codes: [DIError.Code?] = []

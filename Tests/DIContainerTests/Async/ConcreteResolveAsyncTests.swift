@@ -905,7 +905,7 @@ private actor RVCaller {
       maker.cancel()
       let makerOutcome = await outcome(of: maker, within: 10)
       guard case .error(let error) = makerOutcome else {
-        Issue.record("viaProtocol \(viaProtocol): the cancelled making did not fail")
+        Issue.record("viaProtocol \(viaProtocol): the cancelled making ended in \(makerOutcome)")
         continue
       }
       makerOutcomes.append(RVOutcome(Result<Void, DIError>.failure(error)))
