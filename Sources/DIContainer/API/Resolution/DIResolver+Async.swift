@@ -91,13 +91,17 @@ extension DIContainer {
   /// ```
   @inlinable @inline(__always)  // The first attempt is synchronous (Benchmarks/PROFILE.md).
   public func resolveAsync<T>() async throws(DIError) -> T {
-    // A container with async registrations plans the request before building anything.
-    if mayAwaitComponents { return try await resolveAsync(arguments: []) }
-    do throws(DIError) {
-      return try resolved(T.self, site: nil)
-    } catch {
-      return try await resolveAsync(T.self, after: error, requestScope: nil)
+    // A container with async registrations plans the request before building anything,
+    // unless its graph can reach only async singletons that are made.
+    var failed: DIError?
+    if !mayAwaitComponents || !plansFirst(T.self, in: nil) {
+      do throws(DIError) {
+        return try resolved(T.self, site: nil)
+      } catch {
+        failed = error
+      }
     }
+    return try await resolveAsync(T.self, after: failed, requestScope: nil)
   }
 
   /// Whether an asynchronous request may meet an async component: this container or a
@@ -175,20 +179,26 @@ extension DIRequestScope {
   /// ```
   @inlinable @inline(__always)  // The first attempt is synchronous (Benchmarks/PROFILE.md).
   public func resolveAsync<T>() async throws(DIError) -> T {
-    // A container with async registrations plans the request before building anything.
-    if mayAwaitComponents { return try await resolveAsync(arguments: []) }
-    do throws(DIError) {
-      return try resolved(T.self, site: nil)
-    } catch {
-      return try await resolveAsync(T.self, after: error)
+    // A container with async registrations plans the request before building anything,
+    // unless its graph can reach only async singletons that are made.
+    var failed: DIError?
+    if !plansFirst(T.self) {
+      do throws(DIError) {
+        return try resolved(T.self, site: nil)
+      } catch {
+        failed = error
+      }
     }
+    return try await resolveAsync(T.self, after: failed)
   }
 
-  /// Whether an asynchronous request in this scope may meet an async component (see
-  /// ``DIContainer/mayAwaitComponents``); a closed scope's request fails either way.
+  /// Whether an asynchronous request of `type` in this scope has its graph planned before
+  /// its pass (see ``DIContainer/plansFirst(_:in:)``); a closed scope's request fails
+  /// either way.
   @usableFromInline
-  var mayAwaitComponents: Bool {
-    container?.mayAwaitComponents ?? false
+  func plansFirst(_ type: Any.Type) -> Bool {
+    guard let container, container.mayAwaitComponents else { return false }
+    return container.plansFirst(type, in: self)
   }
 
   /// Resolves a `T` in this scope, awaiting the async factories of its graph: like the

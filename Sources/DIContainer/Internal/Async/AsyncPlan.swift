@@ -104,7 +104,7 @@ struct AsyncPlan {
   }
 
   /// A container the walk asks in, and who asks.
-  private struct Level {
+  fileprivate struct Level {
     let container: DIContainer
     let snapshot: Snapshot
     let requester: DIModuleID?
@@ -130,7 +130,7 @@ struct AsyncPlan {
   /// Whether a request of `component` at `level` has nothing to make: every async
   /// component its graph can reach is cached and kept now. What most requests of a server
   /// find once its async singletons are made: checked without walking the graph.
-  private func needsNothing(_ component: Component, at level: Level) -> Bool {
+  fileprivate func needsNothing(_ component: Component, at level: Level) -> Bool {
     Self.asyncReach(of: component, at: level).allSatisfy { reached in
       reached.isCached
         && Self.isKept(
@@ -288,5 +288,42 @@ extension Component {
   /// Whether it is `.objectGraph`: one instance per resolution's object graph.
   var isObjectGraph: Bool {
     if case .objectGraph = storage { true } else { false }
+  }
+}
+
+extension AsyncPlan {
+  /// Whether an asynchronous request of `request` in `container`, from outside every
+  /// framework, in `requestScope` if it has one, may have something to make before its
+  /// pass: false when every async component the graphs of its candidates can reach is
+  /// cached and kept (``needsNothing(_:at:)``), so that one synchronous pass builds it.
+  static func mayMakeAhead(
+    for request: DIRequest, in container: DIContainer, requestScope: DIRequestScope?
+  ) -> Bool {
+    let access = UnsafeSnapshotAccess.begin(container, for: ResolutionRequest.current)
+    defer { access.end() }
+    return access.withSnapshot { snapshot in
+      // A shut-down container's pass says so.
+      guard !snapshot.isShutDown else { return false }
+      let plan = AsyncPlan(
+        requestScope: requestScope, arguments: nil, addressed: nil, graph: nil)
+      let level = Level(container: container, snapshot: snapshot, requester: nil)
+      var may = false
+      snapshot.forEachServing(request, requester: nil) { component in
+        if !may, !plan.needsNothing(component, at: level) { may = true }
+      }
+      return may
+    }
+  }
+}
+
+extension DIContainer {
+  /// Whether an asynchronous request of `type` in `requestScope` (none: nil) has its
+  /// graph planned before its pass: a component of its graph may need making ahead, or a
+  /// task overrides registrations (the plan goes to the task's level).
+  @usableFromInline
+  func plansFirst(_ type: Any.Type, in requestScope: DIRequestScope?) -> Bool {
+    guard !OverrideLevels.areInUse else { return true }
+    return AsyncPlan.mayMakeAhead(
+      for: DIRequest(for: type), in: self, requestScope: requestScope)
   }
 }

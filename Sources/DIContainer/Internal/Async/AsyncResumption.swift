@@ -36,13 +36,21 @@ struct AsyncResumption: Sendable {
 }
 
 extension DIContainer {
-  /// Goes on with the request of `T` whose first attempt threw `error`, in `requestScope`
+  /// Goes on with the request of `T` whose first pass threw `error`, in `requestScope`
   /// when there is one: rethrows `error` unless it signals an async component to make.
+  /// With no `error` (no pass was run: the container has async registrations), plans the
+  /// request first (see ``resolveAsync(_:from:arguments:requestScope:)``). One call for
+  /// both, so the inlined `resolveAsync()` has one suspension point (a second one cost a
+  /// task switch per request).
   @usableFromInline
   func resolveAsync<T>(
-    _ type: T.Type, after error: DIError, requestScope: DIRequestScope?
+    _ type: T.Type, after error: DIError?, requestScope: DIRequestScope?
   ) async throws(DIError) -> T {
-    // The first attempt ran on the task's override level, if it has one: the request goes on
+    guard let error else {
+      return try await resolveAsync(
+        T.self, from: nil, arguments: nil, requestScope: requestScope, addressed: nil)
+    }
+    // The first pass ran on the task's override level, if it has one: the request goes on
     // there.
     if requestScope == nil, let level = overrideLevel {
       return try await level.resolveAsync(T.self, after: error, requestScope: nil)
@@ -57,9 +65,10 @@ extension DIContainer {
 }
 
 extension DIRequestScope {
-  /// Goes on with the request of `T` in this scope whose first attempt threw `error`.
+  /// Goes on with the request of `T` in this scope whose first pass threw `error`; plans
+  /// it first when no pass was run (nil).
   @usableFromInline
-  func resolveAsync<T>(_ type: T.Type, after error: DIError) async throws(DIError) -> T {
+  func resolveAsync<T>(_ type: T.Type, after error: DIError?) async throws(DIError) -> T {
     // The attempt found the scope open: its container is there unless it went since.
     let container = try openContainer(for: T.self)
     return try await container.resolveAsync(T.self, after: error, requestScope: self)
