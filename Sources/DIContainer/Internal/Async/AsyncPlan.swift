@@ -119,7 +119,12 @@ struct AsyncPlan {
     guard !request.isArgument, !request.isDelayed else { return false }
     var needed = false
     level.snapshot.forEachServing(request, requester: level.requester) { component in
-      if isRoot, !isStatic, needsNothing(component, at: level) { return }
+      if isRoot, !isStatic,
+        Self.needsNothing(
+          component, at: level, arguments: arguments, requestScope: requestScope)
+      {
+        return
+      }
       path.append((request.type, component))
       if visit(component, from: level, isRoot: isRoot) { needed = true }
       path.removeLast()
@@ -130,10 +135,13 @@ struct AsyncPlan {
   /// Whether a request of `component` at `level` has nothing to make: every async
   /// component its graph can reach is cached and kept now. What most requests of a server
   /// find once its async singletons are made: checked without walking the graph.
-  fileprivate func needsNothing(_ component: Component, at level: Level) -> Bool {
-    Self.asyncReach(of: component, at: level).allSatisfy { reached in
+  fileprivate static func needsNothing(
+    _ component: Component, at level: Level, arguments: [Any]?,
+    requestScope: DIRequestScope?
+  ) -> Bool {
+    asyncReach(of: component, at: level).allSatisfy { reached in
       reached.isCached
-        && Self.isKept(
+        && isKept(
           reached, arguments: reached === component ? arguments : nil,
           requestScope: requestScope)
     }
@@ -295,7 +303,7 @@ extension AsyncPlan {
   /// Whether an asynchronous request of `request` in `container`, from outside every
   /// framework, in `requestScope` if it has one, may have something to make before its
   /// pass: false when every async component the graphs of its candidates can reach is
-  /// cached and kept (``needsNothing(_:at:)``), so that one synchronous pass builds it.
+  /// cached and kept (``needsNothing(_:at:arguments:requestScope:)``), so that one synchronous pass builds it.
   static func mayMakeAhead(
     for request: DIRequest, in container: DIContainer, requestScope: DIRequestScope?
   ) -> Bool {
@@ -304,12 +312,14 @@ extension AsyncPlan {
     return access.withSnapshot { snapshot in
       // A shut-down container's pass says so.
       guard !snapshot.isShutDown else { return false }
-      let plan = AsyncPlan(
-        requestScope: requestScope, arguments: nil, addressed: nil, graph: nil)
       let level = Level(container: container, snapshot: snapshot, requester: nil)
       var may = false
       snapshot.forEachServing(request, requester: nil) { component in
-        if !may, !plan.needsNothing(component, at: level) { may = true }
+        if !may,
+          !needsNothing(component, at: level, arguments: nil, requestScope: requestScope)
+        {
+          may = true
+        }
       }
       return may
     }
