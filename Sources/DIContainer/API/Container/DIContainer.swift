@@ -159,6 +159,7 @@ public final class DIContainer: Sendable {
         parent: parent.map { Snapshot.Level(container: $0, snapshot: parentSnapshot!) })
     if let replaced = registry.current { registry.retired.append(replaced) }
     registry.current = snapshot
+    if !registry.asyncReach.isEmpty { registry.asyncReach = [:] }
     published.publish(snapshot)
     return (snapshot, Self.reclaimSnapshots(&registry.retired))
   }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What an asynchronous request must make before its synchronous pass, found from the
 /// registrations' parameter types (the arcs graph validation walks), so that the pass
 /// builds its graph once: no synchronous factory runs for an attempt that is thrown away.
@@ -151,12 +149,18 @@ struct AsyncPlan {
   /// too, if it is one), found once per snapshot of `level`'s container.
   private static func asyncReach(of component: Component, at level: Level) -> [Component] {
     let key = ObjectIdentifier(component)
-    if let known = level.snapshot.asyncReach.withLock({ $0[key] }) { return known }
+    // Kept for the container's current snapshot only: a request reading an older one
+    // finds its own.
+    let snapshot = level.snapshot
+    let registry = level.container.registry
+    if let known = registry.withLock({ $0.current === snapshot ? $0.asyncReach[key] : nil }) {
+      return known
+    }
     var plan = AsyncPlan(requestScope: nil, arguments: nil, addressed: nil, graph: nil)
     plan.isStatic = true
     _ = plan.visit(component, from: level, isRoot: true)
     let reached = plan.reached
-    level.snapshot.asyncReach.withLock { $0[key] = reached }
+    registry.withLock { if $0.current === snapshot { $0.asyncReach[key] = reached } }
     return reached
   }
 

@@ -24,6 +24,11 @@ struct Registry: Sendable {
   var children: [WeakReference] = []
   /// Whether a registration was async when added or edited (never cleared).
   private(set) var hasAsyncComponents = false
+  /// For each component an asynchronous request started from, the async components its
+  /// graph can reach in ``current`` (``AsyncPlan``), found on first need; emptied with
+  /// each new snapshot. Kept here, under the container's lock, so that a snapshot of a
+  /// container that never plans allocates nothing for it.
+  var asyncReach: [ObjectIdentifier: [Component]] = [:]
   /// Whether ``DIContainer/shutdown()`` ran: the snapshot has no component any more.
   var isShutDown: Bool { shutDown != nil }
   /// Set when ``DIContainer/shutdown()`` begins: what happens once its hooks have all run,

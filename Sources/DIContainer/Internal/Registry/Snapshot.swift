@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The candidates of one service.
 enum ServiceEntry: Sendable {
   /// The common case: exactly one component provides the service.
@@ -75,12 +73,6 @@ final class Snapshot: Sendable {
   /// Whether the container was shut down: every request fails (see
   /// ``DIContainer/shutdown()``).
   let isShutDown: Bool
-
-  /// For each component an asynchronous request started from, the async components its
-  /// graph can reach (``AsyncPlan``), found on first need. A `Mutex`, stored inline: a
-  /// snapshot of a container with no async registration never uses it, and allocates
-  /// nothing for it.
-  let asyncReach = Mutex<[ObjectIdentifier: [Component]]>([:])
 
   init(
     components: [Component], imports: [DIModuleID: Set<DIModuleID>],
