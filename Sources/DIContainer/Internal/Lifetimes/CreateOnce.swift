@@ -196,7 +196,9 @@ enum CreateOnce {
     do throws(DIError) {
       (instance, complete) = try make(Publisher(locked: locked, key: key))
     } catch {
-      abandon(locked, key: key, token: token, for: request, drop: drop)
+      if let partial = abandon(locked, key: key, token: token, for: request) {
+        drop(partial.instance)
+      }
       throw error
     }
     guard complete else {
@@ -238,20 +240,19 @@ enum CreateOnce {
     return DIError(.waitLoop)
   }
 
-  /// Ends the making `token` of `key`, which failed: when its request backs off, the
-  /// instance it published (its factory ran) goes to `drop`.
+  /// Ends the making `token` of `key`, which failed; returns the instance it published
+  /// (its factory ran) when its request backs off, for the caller to drop.
   @inline(never)
   private static func abandon<State: CreationState>(
-    _ locked: Locked<State>, key: State.Key, token: UInt64, for request: ResolutionRequest,
-    drop: (Instance) -> Void
-  ) {
+    _ locked: Locked<State>, key: State.Key, token: UInt64, for request: ResolutionRequest
+  ) -> PartialInstance? {
     let partial = locked.withLock { state -> PartialInstance? in
       guard request.backoff != nil, let making = state[making: key], making.token == token
       else { return nil }
       return making.partial
     }
     finish(locked, key: key, token: token) { _ in }
-    if let partial { drop(partial.instance) }
+    return partial
   }
 
   @inline(__always)
