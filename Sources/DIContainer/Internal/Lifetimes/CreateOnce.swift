@@ -10,8 +10,13 @@ struct Making: Sendable {
   /// Boxed, so a making without one (the usual case) copies as plain values, not as an
   /// existential.
   var partial: PartialInstance?
-  /// Whether another request waited for it.
+  /// Whether another request waited for it (or backed off from it and waits for its end),
+  /// or its own request was handed its partial instance: its end then takes the slow path
+  /// (``CreateOnce`` wakes the waiters and forgets the partial instance handed out).
   var hasWaiters = false
+  /// Whether its own request was handed ``partial`` (a cycle through injections): an
+  /// instance made since may hold it, so the request cannot drop this making to back off.
+  var servedPartial = false
 }
 
 /// The instance a ``Making`` published before its injections ran.
@@ -120,8 +125,12 @@ struct Publisher<State: CreationState> {
 /// - The request making a value that asks for it again gets the instance published so far
 ///   (a cycle through injections) or a cycle error (asked for during its own initializer).
 /// - A wait that would close a loop between requests (request A waits for what B makes,
-///   while B waits for what A makes) is refused with a ``DIError`` instead of deadlocking;
-///   another request's half-built instance is never handed out.
+///   while B waits for what A makes) never deadlocks: the request whose wait would close it
+///   backs off (see ``Backoff``): it fails with a ``DIError`` that its outermost resolution
+///   catches, abandoning its makings on the way out, waits for the making it needed, and
+///   starts again. Only a request that has handed one of its unfinished instances to an
+///   instance it kept cannot drop them: it fails with the error. Another request's
+///   half-built instance is never handed out.
 /// - A making that fails leaves nothing behind: a waiting request tries itself.
 enum CreateOnce {
   /// The value kept for `key` in `locked`, or the one `make` makes now, which `store` then
@@ -153,13 +162,17 @@ enum CreateOnce {
   /// `claimed` is the token of a making the caller already claimed for `request`, under
   /// the same lock as it read the state (as ``claim(in:key:by:)`` claims one): the making
   /// goes on from there.
+  ///
+  /// `drop` receives the instance a failed making had published when its request backs
+  /// off from a wait loop (see ``Backoff``): its factory ran, and nothing keeps it.
   @inline(__always)
   static func valueOrOpen<State: CreationState, Stored>(
     in locked: Locked<State>, key: State.Key, for request: ResolutionRequest,
     claimed: UInt64? = nil,
     make: (Publisher<State>) throws(DIError) -> (Instance, complete: Bool),
     store: (inout State, Instance) -> Stored,
-    leaveOpen: (Instance, OpenMaking<State>) -> Void
+    leaveOpen: (Instance, OpenMaking<State>) -> Void,
+    drop: (Instance) -> Void = { _ in }
   ) throws(DIError) -> (Instance, Stored?) {
     let token: UInt64
     if let claimed {
@@ -170,6 +183,11 @@ enum CreateOnce {
       case .reentered(let partial):
         guard let partial else { throw DIError(.cycle) }
         return (partial, nil)
+      case .servedPartial(let partial, let token):
+        request.servedPartials.append(token)
+        return (partial, nil)
+      case .loop(let awaited):
+        throw backOff(request, from: awaited, in: locked, key: key)
       case .claimed(let claimed): token = claimed
       }
     }
@@ -178,7 +196,9 @@ enum CreateOnce {
     do throws(DIError) {
       (instance, complete) = try make(Publisher(locked: locked, key: key))
     } catch {
-      finish(locked, key: key, token: token) { _ in }
+      if let partial = abandon(locked, key: key, token: token, for: request) {
+        drop(partial.instance)
+      }
       throw error
     }
     guard complete else {
@@ -193,8 +213,46 @@ enum CreateOnce {
 
   private enum Claim {
     case ready(Instance)
+    /// The request's own making: its partial instance, if it published one.
     case reentered(Instance?)
+    /// The request's own making, whose partial instance it is handed for the first time.
+    case servedPartial(Instance, token: UInt64)
+    /// Waiting for the making `token` would close a loop between requests.
+    case loop(token: UInt64)
     case claimed(token: UInt64)
+  }
+
+  /// The error of `request`, whose wait for the making `awaited` of `key` would close a
+  /// loop; the request backs off (it records the ``Backoff``), unless it handed out the
+  /// partial instance of a making still under way.
+  @inline(never)
+  private static func backOff<State: CreationState>(
+    _ request: ResolutionRequest, from awaited: UInt64, in locked: Locked<State>,
+    key: State.Key
+  ) -> DIError {
+    if request.servedPartials.isEmpty {
+      request.backoff = Backoff {
+        locked.withLockWaiting { state, waiter in
+          while state[making: key]?.token == awaited { waiter.wait() }
+        }
+      }
+    }
+    return DIError(.waitLoop)
+  }
+
+  /// Ends the making `token` of `key`, which failed; returns the instance it published
+  /// (its factory ran) when its request backs off, for the caller to drop.
+  @inline(never)
+  private static func abandon<State: CreationState>(
+    _ locked: Locked<State>, key: State.Key, token: UInt64, for request: ResolutionRequest
+  ) -> PartialInstance? {
+    let partial = locked.withLock { state -> PartialInstance? in
+      guard request.backoff != nil, let making = state[making: key], making.token == token
+      else { return nil }
+      return making.partial
+    }
+    finish(locked, key: key, token: token) { _ in }
+    return partial
   }
 
   @inline(__always)
@@ -210,9 +268,24 @@ enum CreateOnce {
           if let refusal = state.refusal { throw refusal }
           return .claimed(token: startMaking(in: &state, key: key, by: me))
         case .making(var making):
-          if making.creator == me { return .reentered(making.partial?.instance) }
+          if making.creator == me {
+            guard let partial = making.partial, !making.servedPartial else {
+              return .reentered(making.partial?.instance)
+            }
+            making.servedPartial = true
+            making.hasWaiters = true
+            state[making: key] = making
+            state._checkInvariants()
+            return .servedPartial(partial.instance, token: making.token)
+          }
           guard WaitGraph.begin(me, waitingFor: making.creator, token: making.token) else {
-            throw DIError(.waitLoop)
+            // The request backs off and waits for the end of this making.
+            if !making.hasWaiters {
+              making.hasWaiters = true
+              state[making: key] = making
+              state._checkInvariants()
+            }
+            return .loop(token: making.token)
           }
           if !making.hasWaiters {
             making.hasWaiters = true
@@ -242,11 +315,18 @@ enum CreateOnce {
       state._checkInvariants()
       return (result, making?.hasWaiters ?? false)
     }
-    if hadWaiters {
-      WaitGraph.release(token)
-      locked.broadcast()
-    }
+    if hadWaiters { ended(locked, token: token) }
     return result
+  }
+
+  /// The making `token`, which had waiters or handed out its partial instance, ended:
+  /// the waiters wake, and its request (the calling thread's) forgets the partial
+  /// instance it was handed.
+  @inline(never)
+  private static func ended<State: CreationState>(_ locked: Locked<State>, token: UInt64) {
+    WaitGraph.release(token)
+    locked.broadcast()
+    ResolutionRequest.current.forgetServedPartial(token)
   }
 
   private static let nextToken = Atomic<UInt64>(0)

@@ -137,12 +137,18 @@ final class InstanceCell: Sendable {
       store: { state, instance in keep(instance, in: &state) },
       leaveOpen: { instance, making in
         request.leaveOpen { keep in
-          guard keep else { return making.abandon() }
+          guard keep else {
+            making.abandon()
+            // Dropped by a request that backs off: its factory ran.
+            if request.backoff != nil { Self.drop((instance, Teardown.nextSequence()), hook: hook) }
+            return
+          }
           if let late = making.commit({ self.keep(instance, in: &$0) }) {
             Self.drop(late, hook: hook)
           }
         }
-      })
+      },
+      drop: { Self.drop(($0, Teardown.nextSequence()), hook: hook) })
     if let late = late ?? nil { Self.drop(late, hook: hook) }
     return instance.value
   }

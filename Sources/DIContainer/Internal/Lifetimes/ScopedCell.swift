@@ -78,8 +78,13 @@ final class ScopedCell: Sendable {
         request.leaveOpen { keep in
           if keep { keepIt(instance) }
           making.abandon()  // Ends the making: the storage has the instance, or nothing.
+          // Dropped by a request that backs off: its factory ran.
+          if !keep, request.backoff != nil {
+            Teardown.drop(instance, sequence: Teardown.nextSequence(), hook: hook)
+          }
         }
-      })
+      },
+      drop: { Teardown.drop($0, sequence: Teardown.nextSequence(), hook: hook) })
     return instance.value
   }
 }

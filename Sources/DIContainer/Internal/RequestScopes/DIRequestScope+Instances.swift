@@ -36,12 +36,18 @@ extension DIRequestScope {
       },
       leaveOpen: { instance, making in
         request.leaveOpen { keep in
-          guard keep else { return making.abandon() }
+          guard keep else {
+            making.abandon()
+            // Dropped by a request that backs off: its factory ran.
+            if request.backoff != nil { Self.drop(instance, hook: component.onClean) }
+            return
+          }
           let hook = component.onClean
           guard !making.commit({ $0.keep(instance, for: id, hook: hook) }) else { return }
           Self.drop(instance, hook: hook)
         }
-      })
+      },
+      drop: { Self.drop($0, hook: component.onClean) })
     guard kept else {
       Self.drop(instance, hook: component.onClean)
       throw Self.closedError

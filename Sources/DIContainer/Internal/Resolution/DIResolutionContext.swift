@@ -42,9 +42,31 @@ package struct DIResolutionContext: ~Copyable {
     }
   }
 
-  /// ``resolve(_:in:requester:site:)`` on a new context, after `found` looked `T` up.
+  /// ``resolve(_:in:requester:site:)`` on a new context, after `found` looked `T` up; a
+  /// request that backed off from a wait loop starts again (see ``Backoff``).
   @inline(__always)
   static func resolve<T>(
+    _ type: T.Type, in container: DIContainer, requester: DIModuleID?, site: CallSite?,
+    after found: PriorLookUp
+  ) throws(DIError) -> T {
+    do throws(DIError) {
+      return try resolveOnce(T.self, in: container, requester: requester, site: site, after: found)
+    } catch {
+      try backOff(after: error)
+      return try resolveAgain(T.self, in: container, requester: requester, site: site)
+    }
+  }
+
+  /// ``resolve(_:in:requester:site:)`` once more, after the request backed off.
+  @inline(never)
+  private static func resolveAgain<T>(
+    _ type: T.Type, in container: DIContainer, requester: DIModuleID?, site: CallSite?
+  ) throws(DIError) -> T {
+    try resolve(T.self, in: container, requester: requester, site: site)
+  }
+
+  @inline(__always)
+  private static func resolveOnce<T>(
     _ type: T.Type, in container: DIContainer, requester: DIModuleID?, site: CallSite?,
     after found: PriorLookUp
   ) throws(DIError) -> T {
@@ -68,9 +90,23 @@ package struct DIResolutionContext: ~Copyable {
   /// known: the instance of the only candidate `found` found, as it was made (a class
   /// instance as its object), for the caller to cast where `T` is known. Nil, with
   /// nothing made, when the look-up found no only candidate or the snapshot moved since:
-  /// the generic path decides then.
+  /// the generic path decides then (as after the request backed off from a wait loop).
   @inline(__always)
   static func madeInstance(
+    requested type: Any.Type, in container: DIContainer, site: CallSite?,
+    after found: inout PriorLookUp
+  ) throws(DIError) -> MadeInstance? {
+    do throws(DIError) {
+      return try madeInstanceOnce(requested: type, in: container, site: site, after: &found)
+    } catch {
+      try backOff(after: error)
+      found.forgetCandidate()
+      return nil
+    }
+  }
+
+  @inline(__always)
+  private static func madeInstanceOnce(
     requested type: Any.Type, in container: DIContainer, site: CallSite?,
     after found: inout PriorLookUp
   ) throws(DIError) -> MadeInstance? {
@@ -91,8 +127,25 @@ package struct DIResolutionContext: ~Copyable {
 
   /// ``madeInstance(requested:in:site:after:)`` in `requestScope`, which keeps the
   /// `.scoped` instances; when `type` has no only candidate, nil once `otherwise`
-  /// resolved it on this context.
+  /// resolved it on this context. A request that backed off from a wait loop starts
+  /// again.
   static func madeInstance(
+    requested type: Any.Type, in container: DIContainer, requestScope: DIRequestScope,
+    site: CallSite?, otherwise: (inout DIResolutionContext) throws(DIError) -> Void
+  ) throws(DIError) -> MadeInstance? {
+    while true {
+      do throws(DIError) {
+        return try madeInstanceOnce(
+          requested: type, in: container, requestScope: requestScope, site: site,
+          otherwise: otherwise)
+      } catch {
+        try backOff(after: error)
+      }
+    }
+  }
+
+  @inline(__always)
+  private static func madeInstanceOnce(
     requested type: Any.Type, in container: DIContainer, requestScope: DIRequestScope,
     site: CallSite?, otherwise: (inout DIResolutionContext) throws(DIError) -> Void
   ) throws(DIError) -> MadeInstance? {
@@ -127,10 +180,28 @@ package struct DIResolutionContext: ~Copyable {
   /// Runs one resolution of `container` on a new context: as `requester` (nil: from
   /// outside every framework), with runtime `arguments`, reusing `graph` when the request
   /// continues one (a `Provider` keeps the graph it was made in), in `requestScope` (which
-  /// keeps the `.scoped` instances) when there is one.
+  /// keeps the `.scoped` instances) when there is one. A request that backed off from a
+  /// wait loop runs `body` again (see ``Backoff``).
   package static func with<Result>(
     _ container: DIContainer, requester: DIModuleID?, arguments: [Any]? = nil,
     graph: ObjectGraph? = nil, requestScope: DIRequestScope? = nil,
+    _ body: (inout DIResolutionContext) throws(DIError) -> Result
+  ) throws(DIError) -> Result {
+    while true {
+      do throws(DIError) {
+        return try once(
+          container, requester: requester, arguments: arguments, graph: graph,
+          requestScope: requestScope, body)
+      } catch {
+        try backOff(after: error)
+      }
+    }
+  }
+
+  @inline(__always)
+  private static func once<Result>(
+    _ container: DIContainer, requester: DIModuleID?, arguments: [Any]?,
+    graph: ObjectGraph?, requestScope: DIRequestScope?,
     _ body: (inout DIResolutionContext) throws(DIError) -> Result
   ) throws(DIError) -> Result {
     // `container` and `requestScope` are parameters: the caller keeps them alive.

@@ -70,6 +70,12 @@ final class ResolutionRequest: UnsafeRequestState, @unchecked Sendable {
   let objectHazard = Atomic<UInt>(0)
   /// Below this address, the thread's stack is too short for another component.
   private let stackLimit: UInt
+  /// The wait loop the request backed off from, until its outermost resolution waits and
+  /// starts again (see ``Backoff``).
+  var backoff: Backoff?
+  /// The tokens of the request's makings under way whose partial instance it was handed
+  /// (see ``Making/servedPartial``): while there is one, it cannot back off.
+  var servedPartials: [UInt64] = []
 
   override init() {
     stackLimit = StackBounds.limit()
