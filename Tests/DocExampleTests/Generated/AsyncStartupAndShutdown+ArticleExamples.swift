@@ -57,20 +57,20 @@ func example_AsyncStartupAndShutdown_md_L76() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:114
-func example_AsyncStartupAndShutdown_md_L114() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 115)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:152
+func example_AsyncStartupAndShutdown_md_L152() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 153)
   let made: AsyncPool = try await container.resolveAsync()   // at boot
   _ = made
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 116)
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 154)
   let pool: AsyncPool = try container.tryResolve()           // later: the cached instance
   _ = pool
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:130
-func example_AsyncStartupAndShutdown_md_L130() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 131)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:168
+func example_AsyncStartupAndShutdown_md_L168() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 169)
   container.register(MailQueue.init)
     .injection { (queue: MailQueue, pool: AsyncPool) async in await pool.close() }
     .postInit { queue in await queue.flush() }
@@ -79,9 +79,9 @@ func example_AsyncStartupAndShutdown_md_L130() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:151
-func example_AsyncStartupAndShutdown_md_L151() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 152)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:189
+func example_AsyncStartupAndShutdown_md_L189() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 190)
   final class ReportJob {
     let pool: AsyncLazy<AsyncPool>
     init(pool: AsyncLazy<AsyncPool>) { self.pool = pool }
@@ -94,9 +94,9 @@ func example_AsyncStartupAndShutdown_md_L151() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:182
-func example_AsyncStartupAndShutdown_md_L182() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 183)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:220
+func example_AsyncStartupAndShutdown_md_L220() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 221)
   container.register { () async throws -> AsyncPool in try await AsyncPool.connect() }
     .lifetime(.single)
   try await container.initializeSingletonObjectsAsync()
@@ -105,18 +105,18 @@ func example_AsyncStartupAndShutdown_md_L182() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:200
-func example_AsyncStartupAndShutdown_md_L200() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 201)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:238
+func example_AsyncStartupAndShutdown_md_L238() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 239)
   container.register { () async throws -> AsyncPool in try await AsyncPool.connect() }
     .lifetime(.perFramework(.single))
     .onClean { pool in await pool.close() }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:229
-func example_AsyncStartupAndShutdown_md_L229() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 230)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:267
+func example_AsyncStartupAndShutdown_md_L267() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 268)
   func run(_ container: DIContainer) async throws {
     try await container.initializeSingletonObjectsAsync()
     // … serve requests until the process is asked to stop …
@@ -125,13 +125,13 @@ func example_AsyncStartupAndShutdown_md_L229() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:246
-func example_AsyncStartupAndShutdown_md_L246() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 247)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:284
+func example_AsyncStartupAndShutdown_md_L284() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 285)
   let status = try await container.withScope { scope in
     let handler: Handler = try await scope.resolveAsync()
     _ = handler
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 249)
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 287)
     handler.handle(request)
     return 200
   }

@@ -19,45 +19,45 @@ func example_DIContainer_swift_L6() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Container/DIContainer.swift:37
-func example_DIContainer_swift_L37() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 38)
+// From Sources/DIContainer/API/Container/DIContainer.swift:41
+func example_DIContainer_swift_L41() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 42)
   let container = DIContainer(defaultLifetime: .objectGraph)
   _ = container
-#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 39)
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 43)
   print(container.defaultLifetime)   // objectGraph
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Container/DIContainer.swift:46
-func example_DIContainer_swift_L46() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 47)
+// From Sources/DIContainer/API/Container/DIContainer.swift:50
+func example_DIContainer_swift_L50() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 51)
   let container = DIContainer()
   _ = container
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Container/DIContainer.swift:65
-func example_DIContainer_swift_L65() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 66)
+// From Sources/DIContainer/API/Container/DIContainer.swift:69
+func example_DIContainer_swift_L69() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 70)
   let container = DIContainer(defaultLifetime: .perContainer(.single))
   _ = container
-#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 67)
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 71)
   container.register(Config.init)                        // one per container
   container.register(Request.init).lifetime(.prototype)  // its own lifetime wins
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Container/DIContainer.swift:103
-func example_DIContainer_swift_L103() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 104)
+// From Sources/DIContainer/API/Container/DIContainer.swift:107
+func example_DIContainer_swift_L107() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 108)
   let tenant = DIContainer(parent: container)
   _ = tenant
-#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 105)
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 109)
   tenant.register(TenantStore.init).as(Store.self)   // overrides the parent's Store here
   let store: Store = tenant.resolve()
   _ = store
-#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 107)
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 111)
   let perTest = DIContainer(parent: container, defaultLifetime: .perContainer(.single))
   _ = perTest
 #sourceLocation()

@@ -7,68 +7,68 @@ import DIFrameworks
 import DIParts
 import Testing
 
-// From Sources/DIContainer/API/Resolution/DIResolver+Async.swift:10
-func example_DIResolver_Async_swift_L10() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 11)
+// From Sources/DIContainer/API/Resolution/DIResolver+Async.swift:12
+func example_DIResolver_Async_swift_L12() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 13)
   let pool: DatabasePool = try await resolver.resolveAsync(arguments: [])
   _ = pool
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Resolution/DIResolver+Async.swift:31
-func example_DIResolver_Async_swift_L31() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 32)
+// From Sources/DIContainer/API/Resolution/DIResolver+Async.swift:38
+func example_DIResolver_Async_swift_L38() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 39)
   let pool: DatabasePool = try await container.resolveAsync()
   _ = pool
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Resolution/DIResolver+Async.swift:44
-func example_DIResolver_Async_swift_L44() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 45)
+// From Sources/DIContainer/API/Resolution/DIResolver+Async.swift:51
+func example_DIResolver_Async_swift_L51() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 52)
   let cat: Cat = try await resolver.resolveAsync(arg: "Mimi")
   _ = cat
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Resolution/DIResolver+Async.swift:60
-func example_DIResolver_Async_swift_L60() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 61)
+// From Sources/DIContainer/API/Resolution/DIResolver+Async.swift:67
+func example_DIResolver_Async_swift_L67() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 68)
   let cat: Cat = try await resolver.resolveAsync(args: "Mimi", 3)
   _ = cat
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Resolution/DIResolver+Async.swift:82
-func example_DIResolver_Async_swift_L82() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 83)
+// From Sources/DIContainer/API/Resolution/DIResolver+Async.swift:89
+func example_DIResolver_Async_swift_L89() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 90)
   let pool: DatabasePool = try await container.resolveAsync()
   _ = pool
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Resolution/DIResolver+Async.swift:101
-func example_DIResolver_Async_swift_L101() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 102)
+// From Sources/DIContainer/API/Resolution/DIResolver+Async.swift:131
+func example_DIResolver_Async_swift_L131() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 132)
   let pool: DatabasePool = try await container.resolveAsync(arguments: [])
   _ = pool
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Resolution/DIResolver+Async.swift:146
-func example_DIResolver_Async_swift_L146() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 147)
+// From Sources/DIContainer/API/Resolution/DIResolver+Async.swift:176
+func example_DIResolver_Async_swift_L176() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 177)
   let scope = container.makeScope()
   _ = scope
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 148)
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 178)
   let handler: Handler = try await scope.resolveAsync()
   _ = handler
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Resolution/DIResolver+Async.swift:167
-func example_DIResolver_Async_swift_L167() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 168)
+// From Sources/DIContainer/API/Resolution/DIResolver+Async.swift:212
+func example_DIResolver_Async_swift_L212() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 213)
   let handler: Handler = try await scope.resolveAsync(arguments: [])
   _ = handler
 #sourceLocation()
