@@ -230,7 +230,7 @@ enum Scenarios {
   static let s11 = Scenario(id: "S11", title: "S3 through resolveAsync()", goal: nil) {
     switch $0 {
     case .handWritten:
-      Workload.awaiting { { count in for _ in 0..<count { sink(makeGraphByHand()) } } }
+      graphByHandOnATask
     case .diContainer:
       Workload.awaiting {
         let container = makeGraphContainer(sharedD: false)
@@ -250,7 +250,7 @@ enum Scenarios {
   ) {
     switch $0 {
     case .handWritten:
-      Workload.awaiting { { count in for _ in 0..<count { sink(makeGraphByHand()) } } }
+      graphByHandOnATask
     case .diContainer:
       Workload.awaiting {
         let container = makeGraphContainer(sharedD: false)
@@ -263,6 +263,11 @@ enum Scenarios {
     case .swinject:
       nil
     }
+  }
+
+  /// S11's and S13's hand-written operation: S3's graph made by hand on a task.
+  static var graphByHandOnATask: Workload {
+    Workload.awaiting { { count in for _ in 0..<count { sink(makeGraphByHand()) } } }
   }
 
   /// How many tasks ask for S12's singleton at once.
