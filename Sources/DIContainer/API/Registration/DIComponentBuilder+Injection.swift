@@ -112,7 +112,7 @@ extension DIComponentBuilder {
         throw DIError(thrownBy: Impl.self, error)
       }
     }
-    return edit { $0.injections.append(injection) }
+    return editMakingAsync { $0.injections.append(injection) }
   }
 
   /// `instance` as the component's type: what it makes, or what `inject(into:)` was given.

@@ -18,6 +18,13 @@ public struct DIComponentBuilder<Impl>: Sendable {
     return self
   }
 
+  /// Applies `change`, which makes this component async (an async injection or
+  /// `postInit`), to its draft.
+  func editMakingAsync(_ change: (inout ComponentDraft) -> Void) -> Self {
+    container.edit { registry in registry.editMakingAsync(at: index, change) }
+    return self
+  }
+
   /// `instance`, which this component made, as its `Impl`: with no dynamic cast when it is
   /// exactly one (a hook runs for every instance dropped, `postInit` for every one made).
   static func made(_ instance: Any) -> Impl {
@@ -139,7 +146,9 @@ public struct DIComponentBuilder<Impl>: Sendable {
   @discardableResult
   public func postInit(_ action: @escaping @Sendable (Impl) async throws -> Void) -> Self {
     // The component makes only `Impl` instances.
-    edit { $0.postInit.append(.async { instance in try await action(Self.made(instance)) }) }
+    editMakingAsync {
+      $0.postInit.append(.async { instance in try await action(Self.made(instance)) })
+    }
   }
 
   /// Prefers this component among several candidates of a service.

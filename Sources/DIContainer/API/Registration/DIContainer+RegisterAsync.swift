@@ -39,7 +39,7 @@ extension DIContainer {
     let builder = add(
       Impl.self, file: file, line: line, factory: nil,
       parameters: DIRequest.describing(repeat (each Parameter).self))
-    edit { $0.edit(at: builder.index) { $0.asyncFactory = factory } }
+    edit { $0.editMakingAsync(at: builder.index) { $0.asyncFactory = factory } }
     return builder
   }
 

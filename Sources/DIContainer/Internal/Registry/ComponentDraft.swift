@@ -37,7 +37,4 @@ extension ComponentDraft {
   var completesAsynchronously: Bool {
     injections.contains(where: \.isAsync) || postInit.contains(where: \.isAsync)
   }
-
-  /// Whether making an instance awaits: an async factory, injection or `postInit` step.
-  var isAsync: Bool { asyncFactory != nil || completesAsynchronously }
 }

@@ -22,7 +22,7 @@ struct Registry: Sendable {
   /// The child containers (``DIContainer/init(parent:defaultLifetime:)``), weakly: a registration here
   /// makes them publish a new snapshot, which sees it.
   var children: [WeakReference] = []
-  /// Whether a registration was async when added or edited (never cleared).
+  /// Whether a registration was made async (never cleared).
   private(set) var hasAsyncComponents = false
   /// For each component an asynchronous request started from, the async components its
   /// graph can reach in ``current`` (``AsyncPlan``), found on first need; emptied with
@@ -70,7 +70,6 @@ struct Registry: Sendable {
   ///
   /// - Returns: Its index.
   mutating func append(_ draft: consuming ComponentDraft) -> Int {
-    if draft.isAsync { hasAsyncComponents = true }
     registrations.append(.pending(index: pending.count))
     pending.append(consume draft)
     return registrations.count - 1
@@ -90,9 +89,16 @@ struct Registry: Sendable {
       pending.append(component.draft)
       registrations[index] = .pending(index: pendingIndex)
     }
-    let result = pending.update(at: pendingIndex) { change(&$0!) }
-    if pending.withElement(at: pendingIndex, { $0!.isAsync }) { hasAsyncComponents = true }
-    return result
+    return pending.update(at: pendingIndex) { change(&$0!) }
+  }
+
+  /// Applies `change`, which makes the draft of registration `index` async (an async
+  /// factory, injection or `postInit`), like ``edit(at:_:)``, and records that the
+  /// container has an async registration. Only the registration forms that make a
+  /// component async call it: an edit that does not pays for no check.
+  mutating func editMakingAsync(at index: Int, _ change: (inout ComponentDraft) -> Void) {
+    hasAsyncComponents = true
+    edit(at: index, change)
   }
 
   /// Compiles every draft that changed since the last snapshot, as registrations of
