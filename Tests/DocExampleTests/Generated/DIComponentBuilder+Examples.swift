@@ -18,66 +18,66 @@ func example_DIComponentBuilder_swift_L4() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Registration/DIComponentBuilder.swift:36
-func example_DIComponentBuilder_swift_L36() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder.swift", line: 37)
+// From Sources/DIContainer/API/Registration/DIComponentBuilder.swift:43
+func example_DIComponentBuilder_swift_L43() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder.swift", line: 44)
   container.register(Cat.init).as(Animal.self).as(Pet.self)
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Registration/DIComponentBuilder.swift:63
-func example_DIComponentBuilder_swift_L63() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder.swift", line: 64)
+// From Sources/DIContainer/API/Registration/DIComponentBuilder.swift:70
+func example_DIComponentBuilder_swift_L70() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder.swift", line: 71)
   container.register(Cat.init).as(Pet.self, tag: Indoor.self).as(Pet.self, tag: Small.self)
   let indoor: Pet = by(tag: Indoor.self, on: container.resolve())
   _ = indoor
-#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder.swift", line: 66)
+#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder.swift", line: 73)
   let both: Pet = by(tags: Indoor.self, Small.self, on: container.resolve())
   _ = both
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Registration/DIComponentBuilder.swift:85
-func example_DIComponentBuilder_swift_L85() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder.swift", line: 86)
+// From Sources/DIContainer/API/Registration/DIComponentBuilder.swift:92
+func example_DIComponentBuilder_swift_L92() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder.swift", line: 93)
   container.register(Cat.init).lifetime(.perContainer(.weak))
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Registration/DIComponentBuilder.swift:111
-func example_DIComponentBuilder_swift_L111() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder.swift", line: 112)
+// From Sources/DIContainer/API/Registration/DIComponentBuilder.swift:118
+func example_DIComponentBuilder_swift_L118() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder.swift", line: 119)
   container.register(Presenter.init)
     .injection(\.interactor)
     .postInit { presenter in presenter.interactor.delegate = presenter }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Registration/DIComponentBuilder.swift:135
-func example_DIComponentBuilder_swift_L135() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder.swift", line: 136)
+// From Sources/DIContainer/API/Registration/DIComponentBuilder.swift:142
+func example_DIComponentBuilder_swift_L142() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder.swift", line: 143)
   container.register(MailQueue.init)
     .postInit { queue in await queue.flush() }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Registration/DIComponentBuilder.swift:149
-func example_DIComponentBuilder_swift_L149() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder.swift", line: 150)
+// From Sources/DIContainer/API/Registration/DIComponentBuilder.swift:158
+func example_DIComponentBuilder_swift_L158() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder.swift", line: 159)
   container.register { MainLogger(loggers: many($0)) }.as(Logger.self).default()
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Registration/DIComponentBuilder.swift:162
-func example_DIComponentBuilder_swift_L162() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder.swift", line: 163)
+// From Sources/DIContainer/API/Registration/DIComponentBuilder.swift:171
+func example_DIComponentBuilder_swift_L171() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder.swift", line: 172)
   container.register(FakeClock.init).as(Clock.self).test()
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Registration/DIComponentBuilder.swift:174
-func example_DIComponentBuilder_swift_L174() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder.swift", line: 175)
+// From Sources/DIContainer/API/Registration/DIComponentBuilder.swift:183
+func example_DIComponentBuilder_swift_L183() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Registration/DIComponentBuilder.swift", line: 184)
   container.register(Server.init).root()
 #sourceLocation()
 }
