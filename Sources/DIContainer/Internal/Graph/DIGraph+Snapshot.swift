@@ -84,53 +84,48 @@ extension DIGraph {
   }
 
   /// Every component that provides what `request` asks, and those resolution uses when
-  /// `asker` asks (see ``Snapshot/candidates(of:requester:)``), as node ids.
+  /// `asker` asks (see ``Snapshot/forEachServing(_:requester:_:)``), as node ids: one array
+  /// for both unless several candidates leave a choice.
   private static func candidates(
     of request: DIRequest, asker: RegisteredComponent, in snapshot: Snapshot,
     id: (RegisteredComponent) -> Int
   ) -> (candidates: [Int], targets: [Int]) {
-    let (candidates, chosen) = snapshot.candidates(of: request, requester: asker.framework)
-    return (candidates.map(id), chosen.map(id))
+    var targets: [Int] = []
+    let choice = snapshot.forEachServing(request, requester: asker.framework) {
+      targets.append(id($0))
+    }
+    return (choice.map { $0.all.map(id) } ?? targets, targets)
   }
 }
 
 extension Snapshot {
-  /// Every component that provides what `request` asks, and those resolution uses when
-  /// `requester` asks: the rules of ``DIResolutionContext/value(_:tag:)`` and
-  /// ``DIResolutionContext/all(_:tag:inFramework:)``. Graph validation and the plan of an
-  /// asynchronous request both follow them.
-  func candidates(
-    of request: DIRequest, requester: DIModuleID?
-  ) -> (candidates: [Component], chosen: [Component]) {
-    var chosen: [Component] = []
-    forEachServing(request, requester: requester) { chosen.append($0) }
-    guard !request.isArgument, !request.isMany, !request.isManyInFramework,
-      case .multiple(let candidates) = lookUp(ServiceKey(request.type, tag: request.tag))
-    else { return (chosen, chosen) }
-    return (candidates.all, chosen)
-  }
-
   /// Calls `body` with each component resolution uses for `request` when `requester`
-  /// asks, in order; with no allocation unless `request` is a `many` one.
+  /// asks, in order (the rules of ``DIResolutionContext/value(_:tag:)`` and
+  /// ``DIResolutionContext/all(_:tag:inFramework:)``; graph validation and the plan of an
+  /// asynchronous request both follow them), with no allocation unless `request` is a
+  /// `many` one. Returns the candidates it chose among, when several provide the service.
+  @discardableResult
   func forEachServing(
     _ request: DIRequest, requester: DIModuleID?, _ body: (Component) -> Void
-  ) {
-    if request.isArgument { return }
+  ) -> Candidates? {
+    if request.isArgument { return nil }
     let key = ServiceKey(request.type, tag: request.tag)
     if request.isMany || request.isManyInFramework {
       for component in collection(key) ?? []
       where !request.isManyInFramework || component.framework == requester {
         body(component)
       }
-      return
+      return nil
     }
     switch lookUp(key) {
     case nil:
-      return
+      return nil
     case .single(let component):
       body(component)
+      return nil
     case .multiple(let candidates):
       if let chosen = choose(among: candidates, requester: requester) { body(chosen) }
+      return candidates
     }
   }
 }
