@@ -124,6 +124,80 @@ import Testing
     }
   }
 
+  /// Reads of one `Provider` on many threads at once each build a whole graph: every read
+  /// sees one instance of each `.objectGraph` component, even one that another read made
+  /// at the same moment, and no factory's instance is made only to be dropped.
+  @Test func concurrentReadsOfOneProviderEachSeeOneInstanceOfEachObjectGraphComponent() {
+    final class Unit: Sendable {}
+    final class Repository: Sendable {
+      let unit: Unit
+      init(unit: Unit) { self.unit = unit }
+    }
+    final class Handler: Sendable {
+      let repository: Repository
+      let unit: Unit
+      init(repository: Repository, unit: Unit) {
+        self.repository = repository
+        self.unit = unit
+      }
+    }
+    final class Holder: Sendable {
+      let handlers: Provider<Handler>
+      init(handlers: Provider<Handler>) { self.handlers = handlers }
+    }
+    for _ in 0..<TestEnvironment.rounds(2000) {
+      let container = DIContainer()
+      let units = Counter()
+      container.register { () -> Unit in
+        units.next()
+        return Unit()
+      }.lifetime(.objectGraph)
+      container.register(Repository.init)
+      container.register(Handler.init)
+      container.register(Holder.init)
+      let holder: Holder = container.resolve()
+      let handlers = LockedValue<[Handler]>([])
+      DispatchQueue.concurrentPerform(iterations: 8) { _ in
+        let handler = holder.handlers.value
+        handlers.withLock { $0.append(handler) }
+      }
+      let read = handlers.current
+      #expect(read.allSatisfy { $0.unit === $0.repository.unit })
+      #expect(Set(read.map { ObjectIdentifier($0.unit) }).count == units.value)
+    }
+  }
+
+  /// A read of a `Provider` runs the postponed injections it made itself before it
+  /// returns, whichever other reads of the graph run at once.
+  @Test func concurrentReadsOfOneProviderEachFinishTheirOwnPostponedInjections() {
+    final class Front: Sendable {
+      let back = LockedValue<Back?>(nil)
+    }
+    final class Back: Sendable {
+      let front: Front
+      init(front: Front) { self.front = front }
+    }
+    final class Holder: Sendable {
+      let backs: Provider<Back>
+      init(backs: Provider<Back>) { self.backs = backs }
+    }
+    for _ in 0..<TestEnvironment.rounds(2000) {
+      let container = DIContainer()
+      container.register(Front.init).lifetime(.objectGraph)
+        .injection(cycle: true) { (front: Front, back: Back) in front.back.set(back) }
+      container.register(Back.init).lifetime(.objectGraph)
+      container.register(Holder.init)
+      let holder: Holder = container.resolve()
+      let complete = LockedValue<[Bool]>([])
+      DispatchQueue.concurrentPerform(iterations: 8) { _ in
+        let back = holder.backs.value
+        let finished = back.front.back.current === back
+        complete.withLock { $0.append(finished) }
+      }
+      #expect(complete.current == Array(repeating: true, count: 8))
+    }
+  }
+
   @Test func resolvingWhileAnotherThreadRegistersAndCleans() {
     let container = DIContainer()
     container.register(Owner.init).lifetime(.perContainer(.single))

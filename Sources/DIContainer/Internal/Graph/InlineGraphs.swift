@@ -56,6 +56,18 @@ struct InlineGraphs {
     return nil
   }
 
+  /// Keeps `value` as the instance of `component` in `graph` even though the graph has an
+  /// object: what a resolution continuing another's graph made, which it finds here first
+  /// (see ``RequestGraph/continues``).
+  mutating func record(_ value: Any, for component: ObjectIdentifier, in graph: GraphID) {
+    entries.append(Entry(graph: graph, component: component, instance: Instance(value: value)))
+  }
+
+  /// The instances of `graph` from `base` on, first made first.
+  func instances(in graph: GraphID, from base: Int) -> [(ObjectIdentifier, Instance)] {
+    entries[base...].filter { $0.graph == graph }.map { ($0.component, $0.instance) }
+  }
+
   /// Hands the instances of `graph` (from `base` on) to a new ``ObjectGraph``, which
   /// keeps them and the later ones.
   mutating func materialize(_ graph: GraphID, from base: Int) -> ObjectGraph {

@@ -10,9 +10,20 @@
 /// over (``leave()``) it holds them weakly, so a `Provider` kept by an `.objectGraph`
 /// object does not keep that object alive through its graph. An object still alive is
 /// reused by later resolutions of the graph; one nobody holds any more is made anew.
+///
+/// Reads of one delayed value may continue the graph on several threads at once. Each
+/// keeps what it makes for itself (``RequestGraph/continues``) and gives it to the graph
+/// once its postponed work is done, all at once; the graph keeps the first instance of
+/// each component (``keepFirst(_:)``). A read sees only what the graph had when it began,
+/// and what it made: one instance of each component, whose references lead to the same
+/// ones, never one that another read replaced or has not finished. Each postponed work
+/// belongs to the request that postponed it, which alone runs it.
 package final class ObjectGraph: Sendable {
   /// An instance whose cycle-breaking injections and `postInit` wait for the graph.
   struct Pending: Sendable {
+    /// The thread's request that postponed the work: it runs the work before its
+    /// resolution returns.
+    let owner: ObjectIdentifier
     let instance: Instance
     let component: Component
     /// The plain injections that needed an instance still under construction.
@@ -33,17 +44,38 @@ package final class ObjectGraph: Sendable {
     let builds: Int
   }
 
-  private enum Slot {
+  private enum Reference {
     case strong(Instance)
     case weak(WeakReference)
+  }
+
+  /// An instance, and the generation of the graph that gave it: a read that began
+  /// before does not see it.
+  private struct Slot {
+    var reference: Reference
+    var generation: Int
+
+    /// The instance, if it is alive.
+    var value: Any? {
+      switch reference {
+      case .strong(let instance): instance.value
+      case .weak(let reference): reference.object
+      }
+    }
+  }
+
+  /// What a resolution continuing the graph sees: the instances given before it began.
+  struct Generation {
+    fileprivate let value: Int
   }
 
   private struct State: Sendable {
     var instances = SmallIdentityMap<Slot>()
     var pending: [Pending] = []
-    var nextPending = 0
     /// The resolutions using the graph: the one that made it, then delayed ones.
     var users = 1
+    /// How many times resolutions continuing the graph gave it instances.
+    var generation = 0
     /// One making at a time of each async `.objectGraph` component's instance, across the
     /// requests that continue this graph (reads of one async delayed value).
     var asyncOnces: [ObjectIdentifier: AsyncOnce] = [:]
@@ -62,34 +94,56 @@ package final class ObjectGraph: Sendable {
     self.id = id
     var state = State()
     for (component, instance) in instances {
-      state.instances.set(.strong(instance), for: component)
+      state.instances.set(Slot(reference: .strong(instance), generation: 0), for: component)
     }
     self.state = Locked(state)
   }
 
-  func instance(of component: Component) -> Any? {
+  /// The instance of `component`, if the graph has one alive; for a resolution that
+  /// continues the graph, one the graph had when it began (`seen`).
+  func instance(of component: Component, seen: Generation? = nil) -> Any? {
     state.withLock { state -> Any? in
-      switch state.instances[ObjectIdentifier(component)] {
-      case .strong(let instance): instance.value
-      case .weak(let reference): reference.object
-      case nil: nil
-      }
+      guard let slot = state.instances[ObjectIdentifier(component)],
+        slot.generation <= seen?.value ?? .max
+      else { return nil }
+      return slot.value
     }
   }
 
-  /// Keeps `value` as the instance of the component `component` identifies.
   /// The one making at a time of the async `component`'s instance in this graph.
   func asyncOnce(for component: Component) -> AsyncOnce {
     state.withLock { AsyncOnce.shared(in: &$0.asyncOnces[ObjectIdentifier(component)]) }
   }
 
+  /// Keeps `value` as the instance of the component `component` identifies: the
+  /// resolution that made the graph stores what it makes.
   func store(_ value: Any, for component: ObjectIdentifier) {
-    state.withLock { $0.instances.set(.strong(Instance(value: value)), for: component) }
+    state.withLock {
+      $0.instances.set(
+        Slot(reference: .strong(Instance(value: value)), generation: 0), for: component)
+    }
   }
 
-  /// A delayed resolution starts using the graph.
-  func enter() {
-    state.withLock { $0.users += 1 }
+  /// Keeps each of `made`, the complete instances of a resolution that continued the graph
+  /// (a read of a delayed value, which may run beside others), unless the graph has a live
+  /// one of its component already; resolutions that begin later see them.
+  func keepFirst(_ made: [(ObjectIdentifier, Instance)]) {
+    guard !made.isEmpty else { return }
+    state.withLock { state in
+      state.generation += 1
+      for (component, instance) in made where state.instances[component]?.value == nil {
+        state.instances.set(
+          Slot(reference: .strong(instance), generation: state.generation), for: component)
+      }
+    }
+  }
+
+  /// A delayed resolution starts using the graph; it sees what the graph has now.
+  func enter() -> Generation {
+    state.withLock {
+      $0.users += 1
+      return Generation(value: $0.generation)
+    }
   }
 
   /// A resolution using the graph is over; after the last one the graph holds its objects
@@ -101,9 +155,11 @@ package final class ObjectGraph: Sendable {
       guard state.users == 0 else { return [] }
       var dropped: [Instance] = []
       state.instances.update { slot in
-        guard case .strong(let instance) = slot else { return slot }
+        guard case .strong(let instance) = slot.reference else { return slot }
         dropped.append(instance)
-        return classInstance(instance.value).map { .weak(WeakReference($0)) }
+        return classInstance(instance.value).map {
+          Slot(reference: .weak(WeakReference($0)), generation: slot.generation)
+        }
       }
       return dropped
     }
@@ -113,21 +169,18 @@ package final class ObjectGraph: Sendable {
     state.withLock { $0.pending.append(pending) }
   }
 
-  /// The oldest postponed work not yet taken.
-  func takePending() -> Pending? {
+  /// The oldest postponed work of `owner`, the thread's request, not yet taken.
+  func takePending(of owner: ObjectIdentifier) -> Pending? {
     state.withLock { state in
-      guard state.nextPending < state.pending.count else {
-        state.pending.removeAll()
-        state.nextPending = 0
+      guard let index = state.pending.firstIndex(where: { $0.owner == owner }) else {
         return nil
       }
-      defer { state.nextPending += 1 }
-      return state.pending[state.nextPending]
+      return state.pending.remove(at: index)
     }
   }
 
-  /// Whether postponed work is waiting to run.
-  var hasPending: Bool {
-    state.withLock { $0.nextPending < $0.pending.count }
+  /// Whether postponed work of `owner`, the thread's request, is waiting to run.
+  func hasPending(of owner: ObjectIdentifier) -> Bool {
+    state.withLock { $0.pending.contains { $0.owner == owner } }
   }
 }

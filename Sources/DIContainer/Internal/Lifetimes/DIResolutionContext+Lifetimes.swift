@@ -161,11 +161,16 @@ extension DIResolutionContext {
       _ = sharedGraph()
     }
     let object = handle.graph.object
-    if let object {
-      if let existing = object.instance(of: component) { return existing }
-    } else if let existing = request.borrow({
-      $0.state.withInlineGraphs { $0.instance(of: id, in: graphID, from: base) }
-    }) {
+    let continues = handle.graph.continues
+    // A resolution continuing another's graph finds what it made itself first.
+    if object == nil || continues,
+      let existing = request.borrow({
+        $0.state.withInlineGraphs { $0.instance(of: id, in: graphID, from: base) }
+      })
+    {
+      return existing
+    }
+    if let object, let existing = object.instance(of: component, seen: handle.graph.seen) {
       return existing
     }
     if let frame = request.borrow({ $0.frame(of: component, graph: graphID) }) {
@@ -178,7 +183,10 @@ extension DIResolutionContext {
     // Kept by the graph's object, or by the request while there is none (which forwards
     // it to the object a `Lazy` or `Provider` made while the instance was built gave it).
     let store = { (value: Any) in
-      if let object {
+      if continues {
+        // The graph gets it once this resolution is done (``publishMade()``).
+        request.borrow { $0.state.withInlineGraphs { $0.record(value, for: id, in: graphID) } }
+      } else if let object {
         object.store(value, for: id)
       } else if let object = request.borrow({
         $0.state.withInlineGraphs { $0.store(value, for: id, in: graphID) }
@@ -273,7 +281,7 @@ extension DIResolutionContext {
     // The same object graph: an `.objectGraph` instance is one per request at every level.
     return try Self.with(
       owner, requester: requester, arguments: depth == 0 ? arguments : nil,
-      graph: sharedGraph(), requestScope: requestScope
+      graph: sharedGraph(), nested: true, requestScope: requestScope
     ) { (context) throws(DIError) -> Any in
       try context.instance(of: component)
     }

@@ -19,7 +19,7 @@ extension DIResolutionContext {
       request.state.postponedBy = outerPostponedBy
       request.state.postponedWork = outerWork
     }
-    while let pending = graph.takePending() {
+    while let pending = graph.takePending(of: handle.request.identity) {
       let component = pending.component
       let outerRequester = requester
       requester = component.framework
@@ -48,5 +48,18 @@ extension DIResolutionContext {
     }
     // The postponed work is done: the cached instances it was about are complete.
     handle.settleOpenMakings(keep: true)
+    if handle.graph.continues { publishMade(in: graph) }
+  }
+
+  /// Gives `graph`, which this resolution continued, the `.objectGraph` instances this
+  /// resolution made, now complete: the graph keeps each unless another resolution of it
+  /// gave it one first.
+  private func publishMade(in graph: ObjectGraph) {
+    let id = graph.id
+    let base = handle.graph.base
+    let made = handle.request.borrow {
+      $0.state.withInlineGraphs { $0.instances(in: id, from: base) }
+    }
+    graph.keepFirst(made)
   }
 }

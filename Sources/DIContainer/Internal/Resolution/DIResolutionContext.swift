@@ -2,7 +2,7 @@
 /// the thread's request, the request scope and the runtime arguments, see
 /// ``RequestHandle``), who is asking (for modularity), and how deep it is.
 ///
-/// Lives on the stack of the resolution (see ``with(_:requester:arguments:graph:requestScope:_:)``)
+/// Lives on the stack of the resolution (see ``with(_:requester:arguments:graph:nested:requestScope:_:)``)
 /// and is passed `inout` to every factory; non-copyable, so it ends exactly once, when its
 /// handle goes. A resolution allocates nothing of its own unless its graph needs an
 /// ``ObjectGraph``.
@@ -32,7 +32,7 @@ package struct DIResolutionContext: ~Copyable {
   }
 
   /// Resolves `T` as `requester` with no runtime arguments, in a new resolution: the
-  /// common case of ``with(_:requester:arguments:graph:requestScope:_:)``, without its
+  /// common case of ``with(_:requester:arguments:graph:nested:requestScope:_:)``, without its
   /// closure.
   package static func resolve<T>(
     _ type: T.Type, in container: DIContainer, requester: DIModuleID?, site: CallSite? = nil
@@ -179,18 +179,21 @@ package struct DIResolutionContext: ~Copyable {
 
   /// Runs one resolution of `container` on a new context: as `requester` (nil: from
   /// outside every framework), with runtime `arguments`, reusing `graph` when the request
-  /// continues one (a `Provider` keeps the graph it was made in), in `requestScope` (which
-  /// keeps the `.scoped` instances) when there is one. A request that backed off from a
-  /// wait loop runs `body` again (see ``Backoff``).
+  /// continues one (a `Provider` keeps the graph it was made in, and its reads may run at
+  /// once: each sees what the graph had when it began, and gives it what it made once
+  /// done; `nested` when the resolution runs inside the one building `graph`, on its
+  /// thread, and shares all it has), in `requestScope` (which keeps the `.scoped`
+  /// instances) when there is one. A request that backed off from a wait loop runs `body`
+  /// again (see ``Backoff``).
   package static func with<Result>(
     _ container: DIContainer, requester: DIModuleID?, arguments: [Any]? = nil,
-    graph: ObjectGraph? = nil, requestScope: DIRequestScope? = nil,
+    graph: ObjectGraph? = nil, nested: Bool = false, requestScope: DIRequestScope? = nil,
     _ body: (inout DIResolutionContext) throws(DIError) -> Result
   ) throws(DIError) -> Result {
     while true {
       do throws(DIError) {
         return try once(
-          container, requester: requester, arguments: arguments, graph: graph,
+          container, requester: requester, arguments: arguments, graph: graph, nested: nested,
           requestScope: requestScope, body)
       } catch {
         try backOff(after: error)
@@ -201,7 +204,7 @@ package struct DIResolutionContext: ~Copyable {
   @inline(__always)
   private static func once<Result>(
     _ container: DIContainer, requester: DIModuleID?, arguments: [Any]?,
-    graph: ObjectGraph?, requestScope: DIRequestScope?,
+    graph: ObjectGraph?, nested: Bool, requestScope: DIRequestScope?,
     _ body: (inout DIResolutionContext) throws(DIError) -> Result
   ) throws(DIError) -> Result {
     // `container` and `requestScope` are parameters: the caller keeps them alive.
@@ -211,7 +214,7 @@ package struct DIResolutionContext: ~Copyable {
       // caller's place for the resolution it starts.
       let site = handle.request.borrow { $0.takePendingSite() }
       var context = DIResolutionContext(handle: handle, requester: requester, site: site)
-      if let graph { context.handle.graph.enter(graph) }
+      if let graph { context.handle.graph.enter(graph, reading: !nested) }
       let result = try body(&context)
       try context.finish()
       return result

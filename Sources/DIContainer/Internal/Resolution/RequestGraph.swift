@@ -12,6 +12,13 @@ struct RequestGraph {
   let base: Int
   /// The graph's object, once something needs one.
   private(set) var object: ObjectGraph?
+  /// Whether this resolution continues the graph of another (``enter(_:)``), which other
+  /// resolutions may continue at the same time: it keeps the instances it makes in the
+  /// thread's request, from ``base`` on, finds them there first, and gives them to the
+  /// graph once they are complete.
+  var continues: Bool { seen != nil }
+  /// What the graph had when this resolution began to continue it: all it sees of it.
+  private(set) var seen: ObjectGraph.Generation?
 
   /// The graph of a resolution whose instances would start at `base`.
   init(base: Int) {
@@ -36,9 +43,11 @@ struct RequestGraph {
   var existingID: GraphID? { object?.id ?? inlineID }
 
   /// Continues `graph`, the graph of the request that made this resolution (a `Provider`
-  /// keeps the graph it was made in).
-  mutating func enter(_ graph: ObjectGraph) {
-    graph.enter()
+  /// keeps the graph it was made in); `reading` unless this resolution runs inside the one
+  /// building `graph`, on its thread (see ``continues``).
+  mutating func enter(_ graph: ObjectGraph, reading: Bool) {
+    let seen = graph.enter()
+    if reading { self.seen = seen }
     object = graph
   }
 
@@ -66,13 +75,15 @@ struct RequestGraph {
 
   @inline(never)
   private func endUsed(in request: Unretained<ResolutionRequest>) {
-    if let inlineID {
+    if inlineID != nil || continues {
       // Each instance is released after the access that removed it: a deinitializer that
       // resolves uses the request's inline graphs.
       let base = base
       while request.borrow({ $0.state.withInlineGraphs { $0.count(from: base) } }) > 0 {
         _ = request.borrow { $0.state.withInlineGraphs { $0.removeLast() } }
       }
+    }
+    if let inlineID {
       _ = request.borrow { $0.state.withInlineGraphs { $0.forgetObject(of: inlineID) } }
     }
     object?.leave()
