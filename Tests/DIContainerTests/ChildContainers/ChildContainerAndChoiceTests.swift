@@ -597,6 +597,20 @@ private func ciProductionParent(repoLifetime: DILifetime = .prototype) -> DICont
     #expect(throughChild.key == single.key)
   }
 
+  @Test func aProviderReadSharesItsObjectGraphWithAParentCachedInstanceItMakes() throws {
+    // The read makes the store, then the parent's holder, made below it, needs it too.
+    let parent = DIContainer()
+    parent.register(CIProdStore.init).as((any CIStore).self).lifetime(.objectGraph)
+    parent.register { CIRepo(store: $0) }
+    parent.register { CIHolder(repo: $0) }.lifetime(.perContainer(.single))
+    let child = DIContainer(parent: parent)
+    child.register { (store: any CIStore, holder: CIHolder) in
+      CIKeyed(key: "\(holder.repo.store === store)", store: store)
+    }
+    let keyed: Provider<CIKeyed> = try child.tryResolve()
+    #expect(keyed.value.key == "true")
+  }
+
   @Test func objectGraphIsOneWithinARequestAcrossLevels() throws {
     // A parent's `.objectGraph` component, asked for twice in one request made in the child.
     let parent = DIContainer()

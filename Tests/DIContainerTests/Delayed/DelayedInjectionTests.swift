@@ -292,6 +292,31 @@ private final class Optionals {
     #expect(weakContainer == nil)
   }
 
+  @Test func aReadInsideAnotherReadOfTheSameGraphSharesItsObjectGraphInstances() {
+    // Reading the provider makes a `GraphUser`, whose initializer reads a `Lazy` of the
+    // same graph: the `Shared` the outer read made is the one the inner read finds.
+    final class GraphUser {
+      let shared: Shared
+      let sharedOfLeaf: Shared
+      init(shared: Shared, leaf: Lazy<Leaf>) {
+        self.shared = shared
+        sharedOfLeaf = leaf.value.shared
+      }
+    }
+    final class UserHolder {
+      let users: Provider<GraphUser>
+      init(users: Provider<GraphUser>) { self.users = users }
+    }
+    let container = DIContainer()
+    container.register(Shared.init).lifetime(.objectGraph)
+    container.register(Leaf.init)
+    container.register(GraphUser.init)
+    container.register(UserHolder.init)
+    let holder: UserHolder = container.resolve()
+    let user = holder.users.value
+    #expect(user.sharedOfLeaf === user.shared)
+  }
+
   @Test func concurrentFirstReadsOfALazyMakeOneValue() {
     for _ in 0..<20 {
       let container = DIContainer()

@@ -14,6 +14,9 @@ struct InlineGraphs {
   }
 
   private var entries: [Entry] = []
+  /// The reads of delayed values' graphs running on this thread, innermost last, and what
+  /// each sees of its graph: a resolution of the same graph inside one is part of it.
+  private var readers: [(graph: GraphID, seen: ObjectGraph.Generation)] = []
   /// The graphs of running resolutions that an object keeps now: what was made for them
   /// before goes there (an instance published while the graph got its object).
   private var materialized: [(graph: GraphID, object: ObjectGraph)] = []
@@ -57,10 +60,25 @@ struct InlineGraphs {
   }
 
   /// Keeps `value` as the instance of `component` in `graph` even though the graph has an
-  /// object: what a resolution continuing another's graph made, which it finds here first
-  /// (see ``RequestGraph/continues``).
+  /// object: what a read of a delayed value's graph made, which it finds here first (see
+  /// ``RequestGraph/Reading``).
   mutating func record(_ value: Any, for component: ObjectIdentifier, in graph: GraphID) {
     entries.append(Entry(graph: graph, component: component, instance: Instance(value: value)))
+  }
+
+  /// What the read of `graph` running on this thread sees of it, if there is one.
+  func reader(of graph: GraphID) -> ObjectGraph.Generation? {
+    readers.last { $0.graph == graph }?.seen
+  }
+
+  /// A read of `graph`, which sees what it had at `seen`, begins on this thread.
+  mutating func beginReading(_ graph: GraphID, seen: ObjectGraph.Generation) {
+    readers.append((graph, seen))
+  }
+
+  /// The innermost read running on this thread ends.
+  mutating func endReading() {
+    readers.removeLast()
   }
 
   /// The instances of `graph` from `base` on, first made first.

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What one `resolve` call shares: its `.objectGraph` instances and the injections it
 /// postponed until the graph is built (`injection(cycle: true, …)`).
 ///
@@ -12,18 +14,18 @@
 /// reused by later resolutions of the graph; one nobody holds any more is made anew.
 ///
 /// Reads of one delayed value may continue the graph on several threads at once. Each
-/// keeps what it makes for itself (``RequestGraph/continues``) and gives it to the graph
-/// once its postponed work is done, all at once; the graph keeps the first instance of
-/// each component (``keepFirst(_:)``). A read sees only what the graph had when it began,
-/// and what it made: one instance of each component, whose references lead to the same
-/// ones, never one that another read replaced or has not finished. Each postponed work
-/// belongs to the request that postponed it, which alone runs it.
+/// keeps what it makes for itself (``RequestGraph/Reading``) and gives it to the graph once
+/// its postponed work is done, all at once; the graph keeps the first instance of each
+/// component (``keepFirst(_:)``). A read sees only what the graph had when it began, and
+/// what it made: one instance of each component, never one that another read has not
+/// finished. The resolution that made the graph stores what it makes as it goes, so a read
+/// running while it builds may see its unfinished instances. Each postponed work belongs
+/// to the resolution that postponed it, which alone runs it.
 package final class ObjectGraph: Sendable {
   /// An instance whose cycle-breaking injections and `postInit` wait for the graph.
   struct Pending: Sendable {
-    /// The thread's request that postponed the work: it runs the work before its
-    /// resolution returns.
-    let owner: ObjectIdentifier
+    /// The resolution that postponed the work: it runs the work before it returns.
+    let owner: Postponer
     let instance: Instance
     let component: Component
     /// The plain injections that needed an instance still under construction.
@@ -62,6 +64,18 @@ package final class ObjectGraph: Sendable {
       case .weak(let reference): reference.object
       }
     }
+  }
+
+  /// The resolution that postponed some work: the one that runs it.
+  struct Postponer: Equatable, Sendable {
+    private let value: UInt64
+
+    /// A postponer no resolution was before.
+    static func next() -> Postponer {
+      Postponer(value: counter.wrappingAdd(1, ordering: .relaxed).newValue)
+    }
+
+    private static let counter = Atomic<UInt64>(0)
   }
 
   /// What a resolution continuing the graph sees: the instances given before it began.
@@ -169,8 +183,8 @@ package final class ObjectGraph: Sendable {
     state.withLock { $0.pending.append(pending) }
   }
 
-  /// The oldest postponed work of `owner`, the thread's request, not yet taken.
-  func takePending(of owner: ObjectIdentifier) -> Pending? {
+  /// The oldest postponed work of `owner` not yet taken.
+  func takePending(of owner: Postponer) -> Pending? {
     state.withLock { state in
       guard let index = state.pending.firstIndex(where: { $0.owner == owner }) else {
         return nil
@@ -179,8 +193,19 @@ package final class ObjectGraph: Sendable {
     }
   }
 
-  /// Whether postponed work of `owner`, the thread's request, is waiting to run.
-  func hasPending(of owner: ObjectIdentifier) -> Bool {
+  /// Whether postponed work of `owner` is waiting to run.
+  func hasPending(of owner: Postponer) -> Bool {
     state.withLock { $0.pending.contains { $0.owner == owner } }
+  }
+
+  /// Drops the postponed work of `owner`, which ended without running it (it failed).
+  func dropPending(of owner: Postponer) {
+    // What the lock returns is released after it.
+    _ = state.withLock { state -> [Pending] in
+      let dropped = state.pending.filter { $0.owner == owner }
+      guard !dropped.isEmpty else { return [] }
+      state.pending.removeAll { $0.owner == owner }
+      return dropped
+    }
   }
 }

@@ -162,10 +162,12 @@ extension DIResolutionContext {
     }
     let object = handle.graph.object
     let continues = handle.graph.continues
-    // A resolution continuing another's graph finds what it made itself first.
+    // A read of a delayed value's graph finds what it made itself first, and what the
+    // read it is part of made.
+    let searched = continues ? 0 : base
     if object == nil || continues,
       let existing = request.borrow({
-        $0.state.withInlineGraphs { $0.instance(of: id, in: graphID, from: base) }
+        $0.state.withInlineGraphs { $0.instance(of: id, in: graphID, from: searched) }
       })
     {
       return existing
@@ -181,10 +183,11 @@ extension DIResolutionContext {
       throw DIError(.cycle)
     }
     // Kept by the graph's object, or by the request while there is none (which forwards
-    // it to the object a `Lazy` or `Provider` made while the instance was built gave it).
+    // it to the object a `Lazy` or `Provider` made while the instance was built gave it),
+    // or by the request while it reads a delayed value's graph (the graph gets it once the
+    // read is done).
     let store = { (value: Any) in
       if continues {
-        // The graph gets it once this resolution is done (``publishMade()``).
         request.borrow { $0.state.withInlineGraphs { $0.record(value, for: id, in: graphID) } }
       } else if let object {
         object.store(value, for: id)

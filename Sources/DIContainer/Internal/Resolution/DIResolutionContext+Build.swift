@@ -8,7 +8,7 @@ extension DIResolutionContext {
     _ component: Component, publish: (Any) -> Void
   ) throws(DIError) -> (Any, complete: Bool) {
     let value = try build(component, as: .cached, publish: publish)
-    let pending = handle.graph.object?.hasPending(of: handle.request.identity) ?? false
+    let pending = handle.graph.hasPending
     return (value, !pending)
   }
 
@@ -149,7 +149,7 @@ extension DIResolutionContext {
       if request.innermostComponent !== component { path.append(component.identity) }
       sharedGraph().postpone(
         .init(
-          owner: handle.request.identity, instance: Instance(value: value),
+          owner: handle.graph.postponer(), instance: Instance(value: value),
           component: component, waiting: waiting,
           postponedBy: postponedBy, path: path))
     } else {

@@ -19,7 +19,9 @@ extension DIResolutionContext {
       request.state.postponedBy = outerPostponedBy
       request.state.postponedWork = outerWork
     }
-    while let pending = graph.takePending(of: handle.request.identity) {
+    while let postponer = handle.graph.postponerIfAny,
+      let pending = graph.takePending(of: postponer)
+    {
       let component = pending.component
       let outerRequester = requester
       requester = component.framework
@@ -48,12 +50,12 @@ extension DIResolutionContext {
     }
     // The postponed work is done: the cached instances it was about are complete.
     handle.settleOpenMakings(keep: true)
-    if handle.graph.continues { publishMade(in: graph) }
+    if case .own = handle.graph.reading { publishMade(in: graph) }
   }
 
-  /// Gives `graph`, which this resolution continued, the `.objectGraph` instances this
-  /// resolution made, now complete: the graph keeps each unless another resolution of it
-  /// gave it one first.
+  /// Gives `graph`, which this resolution read, the `.objectGraph` instances this
+  /// resolution and those part of it made, now complete: the graph keeps each unless
+  /// another read gave it one first.
   private func publishMade(in graph: ObjectGraph) {
     let id = graph.id
     let base = handle.graph.base

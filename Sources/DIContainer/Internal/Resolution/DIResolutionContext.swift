@@ -214,7 +214,9 @@ package struct DIResolutionContext: ~Copyable {
       // caller's place for the resolution it starts.
       let site = handle.request.borrow { $0.takePendingSite() }
       var context = DIResolutionContext(handle: handle, requester: requester, site: site)
-      if let graph { context.handle.graph.enter(graph, reading: !nested) }
+      if let graph {
+        context.handle.graph.enter(graph, reading: !nested, in: context.handle.request)
+      }
       let result = try body(&context)
       try context.finish()
       return result

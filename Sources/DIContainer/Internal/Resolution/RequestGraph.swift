@@ -12,13 +12,58 @@ struct RequestGraph {
   let base: Int
   /// The graph's object, once something needs one.
   private(set) var object: ObjectGraph?
-  /// Whether this resolution continues the graph of another (``enter(_:)``), which other
-  /// resolutions may continue at the same time: it keeps the instances it makes in the
-  /// thread's request, from ``base`` on, finds them there first, and gives them to the
-  /// graph once they are complete.
-  var continues: Bool { seen != nil }
-  /// What the graph had when this resolution began to continue it: all it sees of it.
-  private(set) var seen: ObjectGraph.Generation?
+  /// How this resolution reads a graph it continues (``enter(_:reading:in:)``).
+  private(set) var reading = Reading.none
+  /// Who owns the work this resolution postponed, once it postponed some.
+  private var postponerToken: ObjectGraph.Postponer?
+
+  /// How a resolution uses a graph that others may use at the same time.
+  enum Reading {
+    /// It made the graph, or runs inside the resolution that is building it: it keeps its
+    /// instances in the graph as it makes them.
+    case none
+    /// It reads a delayed value's graph, which other reads may continue at the same time:
+    /// it keeps what it makes in the thread's request, from ``base`` on, finds it there
+    /// first, sees only what the graph had when it began, and gives the graph what it made
+    /// once complete.
+    case own(ObjectGraph.Generation)
+    /// It runs inside a read of the same graph, on its thread, and is part of it: what it
+    /// makes stays in the thread's request, for the enclosing read to give the graph.
+    case joined(ObjectGraph.Generation)
+  }
+
+  /// Whether this resolution reads a graph that other resolutions may continue at the same
+  /// time (see ``Reading``).
+  var continues: Bool {
+    if case .none = reading { return false }
+    return true
+  }
+
+  /// What the graph had when the read began: all it sees of the graph.
+  var seen: ObjectGraph.Generation? {
+    switch reading {
+    case .none: nil
+    case .own(let seen), .joined(let seen): seen
+    }
+  }
+
+  /// Who owns this resolution's postponed work (given now if it had none): only it runs
+  /// the work, and it drops what it did not run when it ends.
+  mutating func postponer() -> ObjectGraph.Postponer {
+    if let postponerToken { return postponerToken }
+    let token = ObjectGraph.Postponer.next()
+    postponerToken = token
+    return token
+  }
+
+  /// Who owns this resolution's postponed work, if it postponed some.
+  var postponerIfAny: ObjectGraph.Postponer? { postponerToken }
+
+  /// Whether this resolution has postponed work still to run.
+  var hasPending: Bool {
+    guard let object, let postponerToken else { return false }
+    return object.hasPending(of: postponerToken)
+  }
 
   /// The graph of a resolution whose instances would start at `base`.
   init(base: Int) {
@@ -43,12 +88,21 @@ struct RequestGraph {
   var existingID: GraphID? { object?.id ?? inlineID }
 
   /// Continues `graph`, the graph of the request that made this resolution (a `Provider`
-  /// keeps the graph it was made in); `reading` unless this resolution runs inside the one
-  /// building `graph`, on its thread (see ``continues``).
-  mutating func enter(_ graph: ObjectGraph, reading: Bool) {
-    let seen = graph.enter()
-    if reading { self.seen = seen }
+  /// keeps the graph it was made in): a read of it unless `reading` is false (this
+  /// resolution runs inside the one building `graph`, on its thread); part of the read of
+  /// `graph` running on this thread, if there is one (see ``Reading``).
+  mutating func enter(
+    _ graph: ObjectGraph, reading: Bool, in request: Unretained<ResolutionRequest>
+  ) {
+    let generation = graph.enter()
     object = graph
+    let id = graph.id
+    if let enclosing = request.borrow({ $0.state.withInlineGraphs { $0.reader(of: id) } }) {
+      self.reading = .joined(enclosing)
+    } else if reading {
+      self.reading = .own(generation)
+      request.borrow { $0.state.withInlineGraphs { $0.beginReading(id, seen: generation) } }
+    }
   }
 
   /// The graph's object, made on first need: it takes the `.objectGraph` instances made so
@@ -75,7 +129,13 @@ struct RequestGraph {
 
   @inline(never)
   private func endUsed(in request: Unretained<ResolutionRequest>) {
-    if inlineID != nil || continues {
+    let removesInstances: Bool
+    switch reading {
+    case .none: removesInstances = inlineID != nil
+    case .own: removesInstances = true
+    case .joined: removesInstances = false
+    }
+    if removesInstances {
       // Each instance is released after the access that removed it: a deinitializer that
       // resolves uses the request's inline graphs.
       let base = base
@@ -86,6 +146,11 @@ struct RequestGraph {
     if let inlineID {
       _ = request.borrow { $0.state.withInlineGraphs { $0.forgetObject(of: inlineID) } }
     }
+    if case .own = reading {
+      request.borrow { $0.state.withInlineGraphs { $0.endReading() } }
+    }
+    // A resolution that failed leaves postponed work it will never run.
+    if let postponerToken { object?.dropPending(of: postponerToken) }
     object?.leave()
   }
 }
