@@ -148,6 +148,7 @@ extension DIResolutionContext {
 
   @inline(__always)
   mutating func graphInstance(of component: Component) throws(DIError) -> Any {
+    if handle.graph.continues { return try readGraphInstance(of: component) }
     let id = ObjectIdentifier(component)
     let graphID = handle.graph.id()
     let base = handle.graph.base
@@ -161,35 +162,18 @@ extension DIResolutionContext {
       _ = sharedGraph()
     }
     let object = handle.graph.object
-    let continues = handle.graph.continues
-    // A read of a delayed value's graph finds what it made itself first, and what the
-    // read it is part of made.
-    let searched = continues ? 0 : base
-    if object == nil || continues,
-      let existing = request.borrow({
-        $0.state.withInlineGraphs { $0.instance(of: id, in: graphID, from: searched) }
-      })
-    {
+    if let object {
+      if let existing = object.instance(of: component) { return existing }
+    } else if let existing = request.borrow({
+      $0.state.withInlineGraphs { $0.instance(of: id, in: graphID, from: base) }
+    }) {
       return existing
     }
-    if let object, let existing = object.instance(of: component, seen: handle.graph.seen) {
-      return existing
-    }
-    if let frame = request.borrow({ $0.frame(of: component, graph: graphID) }) {
-      // Its initializer is running: an injection made after `frame` can wait for it.
-      throw DIError.underConstruction(at: frame)
-    }
-    if request.borrow({ $0.endlessLoop(at: component, graph: graphID) }) {
-      throw DIError(.cycle)
-    }
+    try checkNotUnderConstruction(component, graph: graphID)
     // Kept by the graph's object, or by the request while there is none (which forwards
-    // it to the object a `Lazy` or `Provider` made while the instance was built gave it),
-    // or by the request while it reads a delayed value's graph (the graph gets it once the
-    // read is done).
+    // it to the object a `Lazy` or `Provider` made while the instance was built gave it).
     let store = { (value: Any) in
-      if continues {
-        request.borrow { $0.state.withInlineGraphs { $0.record(value, for: id, in: graphID) } }
-      } else if let object {
+      if let object {
         object.store(value, for: id)
       } else if let object = request.borrow({
         $0.state.withInlineGraphs { $0.store(value, for: id, in: graphID) }
@@ -200,6 +184,45 @@ extension DIResolutionContext {
     let value = try build(component, as: .objectGraph(graphID), publish: store)
     if !component.needsInjection { store(value) }
     return value
+  }
+
+  /// ``graphInstance(of:)`` in a read of a delayed value's graph (see
+  /// ``RequestGraph/Reading``): what the read made, or what the read it is part of made;
+  /// otherwise what the graph had when the read began; otherwise a new instance, kept by
+  /// the thread's request until the read gives the graph what it made.
+  @inline(never)
+  mutating func readGraphInstance(of component: Component) throws(DIError) -> Any {
+    let id = ObjectIdentifier(component)
+    let graphID = handle.graph.id()
+    let request = handle.request
+    if let existing = request.borrow({
+      $0.state.withInlineGraphs { $0.instance(of: id, in: graphID, from: 0) }
+    }) {
+      return existing
+    }
+    if let existing = handle.graph.object?.instance(of: component, seen: handle.graph.seen) {
+      return existing
+    }
+    try checkNotUnderConstruction(component, graph: graphID)
+    let store = { (value: Any) in
+      request.borrow { $0.state.withInlineGraphs { $0.record(value, for: id, in: graphID) } }
+    }
+    let value = try build(component, as: .objectGraph(graphID), publish: store)
+    if !component.needsInjection { store(value) }
+    return value
+  }
+
+  /// Fails when `component`'s instance in `graph` is being built by this request: its
+  /// initializer is running (an injection made after its frame can wait for it), or it is
+  /// asked for again with nothing reusable built since (a loop that would never end).
+  @inline(__always)
+  func checkNotUnderConstruction(_ component: Component, graph: GraphID) throws(DIError) {
+    if let frame = handle.request.borrow({ $0.frame(of: component, graph: graph) }) {
+      throw DIError.underConstruction(at: frame)
+    }
+    if handle.request.borrow({ $0.endlessLoop(at: component, graph: graph) }) {
+      throw DIError(.cycle)
+    }
   }
 
   @inline(__always)
