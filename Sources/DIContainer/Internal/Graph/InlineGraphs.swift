@@ -14,9 +14,19 @@ struct InlineGraphs {
   }
 
   private var entries: [Entry] = []
-  /// The reads of delayed values' graphs running on this thread, innermost last, and what
-  /// each sees of its graph: a resolution of the same graph inside one is part of it.
-  private var readers: [(graph: GraphID, seen: ObjectGraph.Generation)] = []
+  /// The reads of delayed values' graphs running on this thread, innermost last: what each
+  /// sees of its graph, and how deep in the request it runs (a resolution of the same graph
+  /// inside one is part of it).
+  private var readers: [Reader] = []
+
+  /// A read of a delayed value's graph running on this thread.
+  struct Reader {
+    let graph: GraphID
+    /// What the graph had when the read began.
+    let seen: ObjectGraph.Generation
+    /// How many resolutions of the thread were running, the read included.
+    let depth: Int
+  }
   /// The graphs of running resolutions that an object keeps now: what was made for them
   /// before goes there (an instance published while the graph got its object).
   private var materialized: [(graph: GraphID, object: ObjectGraph)] = []
@@ -66,14 +76,16 @@ struct InlineGraphs {
     entries.append(Entry(graph: graph, component: component, instance: Instance(value: value)))
   }
 
-  /// What the read of `graph` running on this thread sees of it, if there is one.
-  func reader(of graph: GraphID) -> ObjectGraph.Generation? {
-    readers.last { $0.graph == graph }?.seen
+  /// The read of `graph` running on this thread, if there is one.
+  func reader(of graph: GraphID) -> Reader? {
+    guard !readers.isEmpty else { return nil }
+    return readers.last { $0.graph == graph }
   }
 
-  /// A read of `graph`, which sees what it had at `seen`, begins on this thread.
-  mutating func beginReading(_ graph: GraphID, seen: ObjectGraph.Generation) {
-    readers.append((graph, seen))
+  /// A read of `graph`, which sees what it had at `seen`, begins on this thread, `depth`
+  /// resolutions deep.
+  mutating func beginReading(_ graph: GraphID, seen: ObjectGraph.Generation, depth: Int) {
+    readers.append(Reader(graph: graph, seen: seen, depth: depth))
   }
 
   /// The innermost read running on this thread ends.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What one `resolve` call shares: its `.objectGraph` instances and the injections it
 /// postponed until the graph is built (`injection(cycle: true, …)`).
 ///
@@ -66,16 +64,11 @@ package final class ObjectGraph: Sendable {
     }
   }
 
-  /// The resolution that postponed some work: the one that runs it.
+  /// The resolution that postponed some work, the one that runs it: the thread's request
+  /// and how deep in it the resolution runs, which no other running resolution shares.
   struct Postponer: Equatable, Sendable {
-    private let value: UInt64
-
-    /// A postponer no resolution was before.
-    static func next() -> Postponer {
-      Postponer(value: counter.wrappingAdd(1, ordering: .relaxed).newValue)
-    }
-
-    private static let counter = Atomic<UInt64>(0)
+    let request: ObjectIdentifier
+    let depth: Int
   }
 
   /// What a resolution continuing the graph sees: the instances given before it began.

@@ -148,7 +148,6 @@ extension DIResolutionContext {
 
   @inline(__always)
   mutating func graphInstance(of component: Component) throws(DIError) -> Any {
-    if handle.graph.continues { return try readGraphInstance(of: component) }
     let id = ObjectIdentifier(component)
     let graphID = handle.graph.id()
     let base = handle.graph.base
@@ -161,21 +160,19 @@ extension DIResolutionContext {
     {
       _ = sharedGraph()
     }
-    let object = handle.graph.object
-    if let object {
-      if let existing = object.instance(of: component) { return existing }
-    } else if let existing = request.borrow({
+    if let object = handle.graph.object {
+      return try graphInstance(of: component, in: object)
+    }
+    if let existing = request.borrow({
       $0.state.withInlineGraphs { $0.instance(of: id, in: graphID, from: base) }
     }) {
       return existing
     }
     try checkNotUnderConstruction(component, graph: graphID)
-    // Kept by the graph's object, or by the request while there is none (which forwards
-    // it to the object a `Lazy` or `Provider` made while the instance was built gave it).
+    // Kept by the request while the graph has no object (which forwards it to the object
+    // a `Lazy` or `Provider` made while the instance was built gave it).
     let store = { (value: Any) in
-      if let object {
-        object.store(value, for: id)
-      } else if let object = request.borrow({
+      if let object = request.borrow({
         $0.state.withInlineGraphs { $0.store(value, for: id, in: graphID) }
       }) {
         object.store(value, for: id)
@@ -186,12 +183,32 @@ extension DIResolutionContext {
     return value
   }
 
+  /// ``graphInstance(of:)`` in a graph that has its object, `object`: kept by the object,
+  /// unless this resolution reads a delayed value's graph.
+  @inline(never)
+  mutating func graphInstance(
+    of component: Component, in object: ObjectGraph
+  ) throws(DIError) -> Any {
+    if let seen = handle.graph.reading(in: handle.request).seen {
+      return try readGraphInstance(of: component, seen: seen)
+    }
+    if let existing = object.instance(of: component) { return existing }
+    let id = ObjectIdentifier(component)
+    try checkNotUnderConstruction(component, graph: object.id)
+    let store = { (value: Any) in object.store(value, for: id) }
+    let value = try build(component, as: .objectGraph(object.id), publish: store)
+    if !component.needsInjection { store(value) }
+    return value
+  }
+
   /// ``graphInstance(of:)`` in a read of a delayed value's graph (see
   /// ``RequestGraph/Reading``): what the read made, or what the read it is part of made;
   /// otherwise what the graph had when the read began; otherwise a new instance, kept by
   /// the thread's request until the read gives the graph what it made.
   @inline(never)
-  mutating func readGraphInstance(of component: Component) throws(DIError) -> Any {
+  mutating func readGraphInstance(
+    of component: Component, seen: ObjectGraph.Generation
+  ) throws(DIError) -> Any {
     let id = ObjectIdentifier(component)
     let graphID = handle.graph.id()
     let request = handle.request
@@ -200,7 +217,7 @@ extension DIResolutionContext {
     }) {
       return existing
     }
-    if let existing = handle.graph.object?.instance(of: component, seen: handle.graph.seen) {
+    if let existing = handle.graph.object?.instance(of: component, seen: seen) {
       return existing
     }
     try checkNotUnderConstruction(component, graph: graphID)

@@ -8,7 +8,7 @@ extension DIResolutionContext {
     _ component: Component, publish: (Any) -> Void
   ) throws(DIError) -> (Any, complete: Bool) {
     let value = try build(component, as: .cached, publish: publish)
-    let pending = handle.graph.hasPending
+    let pending = handle.graph.hasPending(in: handle.request)
     return (value, !pending)
   }
 
@@ -149,7 +149,7 @@ extension DIResolutionContext {
       if request.innermostComponent !== component { path.append(component.identity) }
       sharedGraph().postpone(
         .init(
-          owner: handle.graph.postponer(), instance: Instance(value: value),
+          owner: RequestGraph.postponer(in: handle.request), instance: Instance(value: value),
           component: component, waiting: waiting,
           postponedBy: postponedBy, path: path))
     } else {

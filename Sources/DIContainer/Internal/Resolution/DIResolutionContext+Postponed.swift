@@ -19,9 +19,8 @@ extension DIResolutionContext {
       request.state.postponedBy = outerPostponedBy
       request.state.postponedWork = outerWork
     }
-    while let postponer = handle.graph.postponerIfAny,
-      let pending = graph.takePending(of: postponer)
-    {
+    let postponer = RequestGraph.postponer(in: handle.request)
+    while let pending = graph.takePending(of: postponer) {
       let component = pending.component
       let outerRequester = requester
       requester = component.framework
@@ -50,7 +49,7 @@ extension DIResolutionContext {
     }
     // The postponed work is done: the cached instances it was about are complete.
     handle.settleOpenMakings(keep: true)
-    if case .own = handle.graph.reading { publishMade(in: graph) }
+    if case .own = handle.graph.reading(in: handle.request) { publishMade(in: graph) }
   }
 
   /// Gives `graph`, which this resolution read, the `.objectGraph` instances this

@@ -5,6 +5,10 @@
 /// (``InlineGraphs``), from ``base`` on; once a `Lazy`, a `Provider` or postponed work needs
 /// an object for them, they move into an ``ObjectGraph``, which this value holds strongly
 /// from then on. ``end(in:)`` gives both back when the resolution ends.
+///
+/// A resolution that continues a delayed value's graph reads it (see ``Reading``); the
+/// thread's request, not this value, records the reads running on the thread, so a
+/// resolution pays for them only when its graph has an object.
 struct RequestGraph {
   /// The graph's identity, once it has `.objectGraph` instances or an object.
   private var inlineID: GraphID?
@@ -12,10 +16,6 @@ struct RequestGraph {
   let base: Int
   /// The graph's object, once something needs one.
   private(set) var object: ObjectGraph?
-  /// How this resolution reads a graph it continues (``enter(_:reading:in:)``).
-  private(set) var reading = Reading.none
-  /// Who owns the work this resolution postponed, once it postponed some.
-  private var postponerToken: ObjectGraph.Postponer?
 
   /// How a resolution uses a graph that others may use at the same time.
   enum Reading {
@@ -23,46 +23,21 @@ struct RequestGraph {
     /// instances in the graph as it makes them.
     case none
     /// It reads a delayed value's graph, which other reads may continue at the same time:
-    /// it keeps what it makes in the thread's request, from ``base`` on, finds it there
-    /// first, sees only what the graph had when it began, and gives the graph what it made
-    /// once complete.
+    /// it keeps what it makes in the thread's request, from ``RequestGraph/base`` on, finds
+    /// it there first, sees only what the graph had when it began, and gives the graph what
+    /// it made once complete.
     case own(ObjectGraph.Generation)
     /// It runs inside a read of the same graph, on its thread, and is part of it: what it
     /// makes stays in the thread's request, for the enclosing read to give the graph.
     case joined(ObjectGraph.Generation)
-  }
 
-  /// Whether this resolution reads a graph that other resolutions may continue at the same
-  /// time (see ``Reading``).
-  var continues: Bool {
-    if case .none = reading { return false }
-    return true
-  }
-
-  /// What the graph had when the read began: all it sees of the graph.
-  var seen: ObjectGraph.Generation? {
-    switch reading {
-    case .none: nil
-    case .own(let seen), .joined(let seen): seen
+    /// What the graph had when the read began: all the read sees of the graph.
+    var seen: ObjectGraph.Generation? {
+      switch self {
+      case .none: nil
+      case .own(let seen), .joined(let seen): seen
+      }
     }
-  }
-
-  /// Who owns this resolution's postponed work (given now if it had none): only it runs
-  /// the work, and it drops what it did not run when it ends.
-  mutating func postponer() -> ObjectGraph.Postponer {
-    if let postponerToken { return postponerToken }
-    let token = ObjectGraph.Postponer.next()
-    postponerToken = token
-    return token
-  }
-
-  /// Who owns this resolution's postponed work, if it postponed some.
-  var postponerIfAny: ObjectGraph.Postponer? { postponerToken }
-
-  /// Whether this resolution has postponed work still to run.
-  var hasPending: Bool {
-    guard let object, let postponerToken else { return false }
-    return object.hasPending(of: postponerToken)
   }
 
   /// The graph of a resolution whose instances would start at `base`.
@@ -96,13 +71,55 @@ struct RequestGraph {
   ) {
     let generation = graph.enter()
     object = graph
+    guard reading else { return }
     let id = graph.id
-    if let enclosing = request.borrow({ $0.state.withInlineGraphs { $0.reader(of: id) } }) {
-      self.reading = .joined(enclosing)
-    } else if reading {
-      self.reading = .own(generation)
-      request.borrow { $0.state.withInlineGraphs { $0.beginReading(id, seen: generation) } }
+    request.borrow { request in
+      let depth = request.state.contexts
+      request.state.withInlineGraphs {
+        if $0.reader(of: id) == nil { $0.beginReading(id, seen: generation, depth: depth) }
+      }
     }
+  }
+
+  /// How this resolution, running as the innermost one of `request`, the thread's, reads its
+  /// graph. Only one whose graph has an object can read it.
+  func reading(in request: Unretained<ResolutionRequest>) -> Reading {
+    guard let object else { return .none }
+    return reading(of: object, depth: request.borrow { $0.state.contexts }, in: request)
+  }
+
+  /// How the resolution `depth` deep in `request` reads `graph`.
+  private func reading(
+    of graph: ObjectGraph, depth: Int, in request: Unretained<ResolutionRequest>
+  ) -> Reading {
+    let id = graph.id
+    guard let reader = request.borrow({ $0.state.withInlineGraphs { $0.reader(of: id) } }) else {
+      return .none
+    }
+    return reader.depth == depth ? .own(reader.seen) : .joined(reader.seen)
+  }
+
+  /// Who owns the work that this resolution, the innermost one of `request`, postpones:
+  /// only it runs the work, and it drops what it did not run when it ends.
+  static func postponer(in request: Unretained<ResolutionRequest>) -> ObjectGraph.Postponer {
+    ObjectGraph.Postponer(
+      request: request.identity, depth: request.borrow { $0.state.contexts })
+  }
+
+  /// Whether this resolution, the innermost one of `request`, has postponed work still to
+  /// run.
+  @inline(__always)
+  func hasPending(in request: Unretained<ResolutionRequest>) -> Bool {
+    // Only a graph object holds postponed work: most resolutions have none.
+    guard let object else { return false }
+    return Self.hasPending(in: object, request: request)
+  }
+
+  @inline(never)
+  private static func hasPending(
+    in graph: ObjectGraph, request: Unretained<ResolutionRequest>
+  ) -> Bool {
+    graph.hasPending(of: postponer(in: request))
   }
 
   /// The graph's object, made on first need: it takes the `.objectGraph` instances made so
@@ -120,6 +137,7 @@ struct RequestGraph {
 
   /// Ends this resolution's use of the graph, however it ended: a graph that a `Lazy` or
   /// `Provider` keeps may hold its objects weakly now; one nobody else holds just goes.
+  /// `request` no longer counts this resolution among its running ones.
   @inline(__always)
   func end(in request: Unretained<ResolutionRequest>) {
     // Most resolutions made no `.objectGraph` instance and no graph object.
@@ -129,28 +147,37 @@ struct RequestGraph {
 
   @inline(never)
   private func endUsed(in request: Unretained<ResolutionRequest>) {
-    let removesInstances: Bool
-    switch reading {
-    case .none: removesInstances = inlineID != nil
-    case .own: removesInstances = true
-    case .joined: removesInstances = false
+    guard let object else {
+      removeInstances(in: request)
+      return
     }
-    if removesInstances {
-      // Each instance is released after the access that removed it: a deinitializer that
-      // resolves uses the request's inline graphs.
-      let base = base
-      while request.borrow({ $0.state.withInlineGraphs { $0.count(from: base) } }) > 0 {
-        _ = request.borrow { $0.state.withInlineGraphs { $0.removeLast() } }
-      }
+    // The request no longer counts this resolution.
+    let depth = request.borrow { $0.state.contexts } + 1
+    let reading = reading(of: object, depth: depth, in: request)
+    switch reading {
+    case .none: if inlineID != nil { removeInstances(in: request) }
+    case .own:
+      removeInstances(in: request)
+      request.borrow { $0.state.withInlineGraphs { $0.endReading() } }
+    case .joined: break  // The enclosing read's now.
+    }
+    // A resolution that failed leaves postponed work it will never run.
+    object.dropPending(of: ObjectGraph.Postponer(request: request.identity, depth: depth))
+    object.leave()
+  }
+
+  /// Removes this resolution's instances from `request`'s inline graphs, and forgets the
+  /// object its graph got there, if it did.
+  @inline(__always)
+  private func removeInstances(in request: Unretained<ResolutionRequest>) {
+    // Each instance is released after the access that removed it: a deinitializer that
+    // resolves uses the request's inline graphs.
+    let base = base
+    while request.borrow({ $0.state.withInlineGraphs { $0.count(from: base) } }) > 0 {
+      _ = request.borrow { $0.state.withInlineGraphs { $0.removeLast() } }
     }
     if let inlineID {
       _ = request.borrow { $0.state.withInlineGraphs { $0.forgetObject(of: inlineID) } }
     }
-    if case .own = reading {
-      request.borrow { $0.state.withInlineGraphs { $0.endReading() } }
-    }
-    // A resolution that failed leaves postponed work it will never run.
-    if let postponerToken { object?.dropPending(of: postponerToken) }
-    object?.leave()
   }
 }
