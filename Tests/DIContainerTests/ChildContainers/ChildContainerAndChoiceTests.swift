@@ -611,6 +611,34 @@ private func ciProductionParent(repoLifetime: DILifetime = .prototype) -> DICont
     #expect(keyed.value.key == "true")
   }
 
+  @Test func aParentCachedInstanceIsKeptOnlyOnceTheGraphItHoldsIsComplete() throws {
+    // The child's request builds the parent's `.objectGraph` Part, whose cycle-breaking
+    // injection waits for the graph; the parent's single Whole holds it; then the request
+    // fails. Whole is kept, so the Part it holds must have had its injection.
+    final class Tool {}
+    final class Part {
+      var tool: Tool?
+    }
+    final class Whole {
+      let part: Part
+      init(part: Part) { self.part = part }
+    }
+    final class Missing {}
+    final class Failing {
+      init(part: Part, whole: Whole, missing: Missing) {}
+    }
+    let parent = DIContainer()
+    parent.register(Tool.init)
+    parent.register(Part.init).lifetime(.objectGraph)
+      .injection(cycle: true) { (part: Part, tool: Tool) in part.tool = tool }
+    parent.register(Whole.init).lifetime(.perContainer(.single))
+    let child = DIContainer(parent: parent)
+    child.register(Failing.init)
+    #expect(throws: DIError.self) { let _: Failing = try child.tryResolve() }
+    let whole: Whole = try parent.tryResolve()
+    #expect(whole.part.tool != nil)
+  }
+
   @Test func objectGraphIsOneWithinARequestAcrossLevels() throws {
     // A parent's `.objectGraph` component, asked for twice in one request made in the child.
     let parent = DIContainer()

@@ -4,8 +4,10 @@
 ///
 /// One array for every graph of the thread, in the order the instances were made: a
 /// resolution started inside another one's factory adds its graph's instances after the
-/// outer one's, and removes them when it ends, so each graph's instances lie after the
-/// count its resolution started at (its base). Only the request's thread touches it.
+/// outer one's, and removes them when it ends (one that is part of a read of a delayed
+/// value's graph leaves them to the read, which runs right outside it), so each graph's
+/// instances lie after the count its resolution started at (its base). Only the request's
+/// thread touches it.
 struct InlineGraphs {
   private struct Entry {
     let graph: GraphID
@@ -88,8 +90,9 @@ struct InlineGraphs {
     readers.append(Reader(graph: graph, seen: seen, depth: depth))
   }
 
-  /// The innermost read running on this thread ends.
-  mutating func endReading() {
+  /// The innermost read running on this thread, of `graph`, ends.
+  mutating func endReading(_ graph: GraphID) {
+    precondition(readers.last?.graph == graph, "a read of an object graph ended out of order")
     readers.removeLast()
   }
 

@@ -18,7 +18,8 @@
 /// what it made: one instance of each component, never one that another read has not
 /// finished. The resolution that made the graph stores what it makes as it goes, so a read
 /// running while it builds may see its unfinished instances. Each postponed work belongs
-/// to the resolution that postponed it, which alone runs it.
+/// to the read that postponed it (or to the thread that builds the graph), which alone
+/// runs it.
 package final class ObjectGraph: Sendable {
   /// An instance whose cycle-breaking injections and `postInit` wait for the graph.
   struct Pending: Sendable {
@@ -64,8 +65,9 @@ package final class ObjectGraph: Sendable {
     }
   }
 
-  /// The resolution that postponed some work, the one that runs it: the thread's request
-  /// and how deep in it the resolution runs, which no other running resolution shares.
+  /// Who runs some postponed work: the thread's request, and how deep in it the read that
+  /// postponed it runs (0 for the graph's other resolutions on that thread; see
+  /// ``RequestGraph/postponer(in:)``).
   struct Postponer: Equatable, Sendable {
     let request: ObjectIdentifier
     let depth: Int
@@ -131,14 +133,16 @@ package final class ObjectGraph: Sendable {
     }
   }
 
-  /// Keeps each of `made`, the complete instances of a resolution that continued the graph
-  /// (a read of a delayed value, which may run beside others), unless the graph has a live
-  /// one of its component already; resolutions that begin later see them.
+  /// Keeps `made`, the complete instances of a read of the graph (a read of a delayed
+  /// value, which may run beside others), unless the graph has a live instance of one of
+  /// their components already (another read gave it first): all of them or none, since
+  /// they may hold each other. Reads that begin later see them.
   func keepFirst(_ made: [(ObjectIdentifier, Instance)]) {
     guard !made.isEmpty else { return }
     state.withLock { state in
+      guard made.allSatisfy({ state.instances[$0.0]?.value == nil }) else { return }
       state.generation += 1
-      for (component, instance) in made where state.instances[component]?.value == nil {
+      for (component, instance) in made {
         state.instances.set(
           Slot(reference: .strong(instance), generation: state.generation), for: component)
       }

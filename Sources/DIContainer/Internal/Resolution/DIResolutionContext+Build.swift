@@ -149,7 +149,7 @@ extension DIResolutionContext {
       if request.innermostComponent !== component { path.append(component.identity) }
       sharedGraph().postpone(
         .init(
-          owner: RequestGraph.postponer(in: handle.request), instance: Instance(value: value),
+          owner: handle.graph.postponer(in: handle.request), instance: Instance(value: value),
           component: component, waiting: waiting,
           postponedBy: postponedBy, path: path))
     } else {

@@ -19,7 +19,7 @@ extension DIResolutionContext {
       request.state.postponedBy = outerPostponedBy
       request.state.postponedWork = outerWork
     }
-    let postponer = RequestGraph.postponer(in: handle.request)
+    let postponer = handle.graph.postponer(in: handle.request)
     while let pending = graph.takePending(of: postponer) {
       let component = pending.component
       let outerRequester = requester

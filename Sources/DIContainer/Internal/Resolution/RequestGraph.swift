@@ -71,12 +71,14 @@ struct RequestGraph {
   ) {
     let generation = graph.enter()
     object = graph
-    guard reading else { return }
     let id = graph.id
     request.borrow { request in
       let depth = request.state.contexts
       request.state.withInlineGraphs {
-        if $0.reader(of: id) == nil { $0.beginReading(id, seen: generation, depth: depth) }
+        // Part of a read of the graph it runs right inside (the read's factories, a parent
+        // container's cached instance): nothing but that read's frames lie between them.
+        if let enclosing = $0.reader(of: id), enclosing.depth == depth - 1 { return }
+        if reading { $0.beginReading(id, seen: generation, depth: depth) }
       }
     }
   }
@@ -85,38 +87,50 @@ struct RequestGraph {
   /// graph. Only one whose graph has an object can read it.
   func reading(in request: Unretained<ResolutionRequest>) -> Reading {
     guard let object else { return .none }
-    return reading(of: object, depth: request.borrow { $0.state.contexts }, in: request)
+    return reading(of: object, depth: request.borrow { $0.state.contexts }, in: request).reading
   }
 
-  /// How the resolution `depth` deep in `request` reads `graph`.
+  /// How the resolution `depth` deep in `request` reads `graph`, and the depth of the read
+  /// it is, or is part of.
   private func reading(
     of graph: ObjectGraph, depth: Int, in request: Unretained<ResolutionRequest>
-  ) -> Reading {
+  ) -> (reading: Reading, readDepth: Int) {
     let id = graph.id
     guard let reader = request.borrow({ $0.state.withInlineGraphs { $0.reader(of: id) } }) else {
-      return .none
+      return (.none, 0)
     }
-    return reader.depth == depth ? .own(reader.seen) : .joined(reader.seen)
+    switch reader.depth {
+    case depth: return (.own(reader.seen), depth)
+    case depth - 1: return (.joined(reader.seen), reader.depth)
+    default: return (.none, 0)
+    }
   }
 
-  /// Who owns the work that this resolution, the innermost one of `request`, postpones:
-  /// only it runs the work, and it drops what it did not run when it ends.
-  static func postponer(in request: Unretained<ResolutionRequest>) -> ObjectGraph.Postponer {
-    ObjectGraph.Postponer(
-      request: request.identity, depth: request.borrow { $0.state.contexts })
+  /// Who owns the work that this resolution, the innermost one of `request`, postpones: a
+  /// read and the resolutions part of it share one owner, and so do the thread's other
+  /// resolutions of a graph (the one that made it and those it runs inside it). Only the
+  /// owner runs the work; a read drops what it did not run when it ends.
+  func postponer(in request: Unretained<ResolutionRequest>) -> ObjectGraph.Postponer {
+    let depth =
+      if let object {
+        reading(of: object, depth: request.borrow { $0.state.contexts }, in: request).readDepth
+      } else {
+        0
+      }
+    return ObjectGraph.Postponer(request: request.identity, depth: depth)
   }
 
-  /// Whether this resolution, the innermost one of `request`, has postponed work still to
-  /// run.
+  /// Whether this resolution, the innermost one of `request`, or the read it is part of,
+  /// has postponed work still to run.
   @inline(__always)
   func hasPending(in request: Unretained<ResolutionRequest>) -> Bool {
     // Only a graph object holds postponed work: most resolutions have none.
     guard let object else { return false }
-    return Self.hasPending(in: object, request: request)
+    return hasPending(in: object, request: request)
   }
 
   @inline(never)
-  private static func hasPending(
+  private func hasPending(
     in graph: ObjectGraph, request: Unretained<ResolutionRequest>
   ) -> Bool {
     graph.hasPending(of: postponer(in: request))
@@ -153,16 +167,19 @@ struct RequestGraph {
     }
     // The request no longer counts this resolution.
     let depth = request.borrow { $0.state.contexts } + 1
-    let reading = reading(of: object, depth: depth, in: request)
-    switch reading {
-    case .none: if inlineID != nil { removeInstances(in: request) }
+    switch reading(of: object, depth: depth, in: request).reading {
+    case .none:
+      if inlineID != nil { removeInstances(in: request) }
     case .own:
+      // The read ends before it releases anything: a deinitializer that reads the graph
+      // again is a read of its own, at the same depth.
+      let id = object.id
+      request.borrow { $0.state.withInlineGraphs { $0.endReading(id) } }
+      // A read that failed leaves postponed work it will never run.
+      object.dropPending(of: ObjectGraph.Postponer(request: request.identity, depth: depth))
       removeInstances(in: request)
-      request.borrow { $0.state.withInlineGraphs { $0.endReading() } }
     case .joined: break  // The enclosing read's now.
     }
-    // A resolution that failed leaves postponed work it will never run.
-    object.dropPending(of: ObjectGraph.Postponer(request: request.identity, depth: depth))
     object.leave()
   }
 
