@@ -8,9 +8,9 @@ import DIParts
 import Testing
 
 extension ProviderExamples {
-  // From Sources/DIContainer/API/Delayed/Provider.swift:13
-  func example_Provider_swift_L13() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 14)
+  // From Sources/DIContainer/API/Delayed/Provider.swift:16
+  func example_Provider_swift_L16() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 17)
     final class Server {
       let handlers: Provider<Handler>
       init(handlers: Provider<Handler>) { self.handlers = handlers }
@@ -20,56 +20,56 @@ extension ProviderExamples {
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Delayed/Provider.swift:36
-  func example_Provider_swift_L36() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 37)
+  // From Sources/DIContainer/API/Delayed/Provider.swift:39
+  func example_Provider_swift_L39() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 40)
     let handlers = Provider { Handler(log: RequestLog()) }
     _ = handlers
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 38)
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 41)
     handlers.value.handle()   // a new Handler at every read
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Delayed/Provider.swift:49
-  func example_Provider_swift_L49() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 50)
+  // From Sources/DIContainer/API/Delayed/Provider.swift:52
+  func example_Provider_swift_L52() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 53)
     let handler: Handler = handlers.value
     _ = handler
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Delayed/Provider.swift:65
-  func example_Provider_swift_L65() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 66)
+  // From Sources/DIContainer/API/Delayed/Provider.swift:68
+  func example_Provider_swift_L68() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 69)
     let handler = try handlers.tryValue()
     _ = handler
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Delayed/Provider.swift:75
-  func example_Provider_swift_L75() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 76)
+  // From Sources/DIContainer/API/Delayed/Provider.swift:78
+  func example_Provider_swift_L78() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 79)
     let number: Provider<Int> = container.resolve()
     _ = number
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 77)
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 80)
     print(number)   // Provider<Int>
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Delayed/Provider.swift:91
-  func example_Provider_swift_L91() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 92)
+  // From Sources/DIContainer/API/Delayed/Provider.swift:94
+  func example_Provider_swift_L94() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 95)
     let number: Provider<Int> = container.resolve()
     _ = number
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 93)
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 96)
     print(number)                   // 1, then 2 on the next print
     print(number.description)       // Provider<Int>
 #sourceLocation()
   }
 
-  // From Sources/DIContainer/API/Delayed/Provider.swift:102
-  func example_Provider_swift_L102() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 103)
+  // From Sources/DIContainer/API/Delayed/Provider.swift:105
+  func example_Provider_swift_L105() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Delayed/Provider.swift", line: 106)
     debugPrint(number)
 #sourceLocation()
   }

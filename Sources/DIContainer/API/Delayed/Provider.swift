@@ -7,8 +7,11 @@
 ///
 /// Values are made in the object graph the provider was made in: an `.objectGraph` object
 /// reached through a provider is the one of the resolution that injected the provider
-/// (while that object is alive). A provider holds its container weakly and keeps nothing
-/// alive beyond itself; using it after its container is gone stops the program.
+/// (while that object is alive). Reads on several threads at once each see one instance of
+/// every `.objectGraph` component: what the graph had when the read began, or what the read
+/// made, which the graph keeps for later reads once the read is done (the first complete
+/// one). A provider holds its container weakly and keeps nothing alive beyond itself; using
+/// it after its container is gone stops the program.
 ///
 /// ```swift
 /// final class Server {
