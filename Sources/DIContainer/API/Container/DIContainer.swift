@@ -28,6 +28,9 @@ public final class DIContainer: Sendable {
   /// `postInit`): set at the registration, never cleared. An asynchronous request of a
   /// container where none is, nor in its parents, needs no plan (see ``AsyncPlan``).
   @usableFromInline let registersAsyncComponents = Atomic<Bool>(false)
+  /// Whether every async component this container's requests can meet was found made and
+  /// kept, and when (see ``keepsEveryAsyncInstance()``).
+  let asyncInstancesVerdict = Atomic<UInt>(0)
   /// The request scopes this container opened that are still open, for ``shutdown()``.
   let openScopes = OpenScopes()
   /// The last module ``hasLoaded(_:)`` found loaded, as ``DIModuleID/bits``: a module
@@ -156,11 +159,14 @@ public final class DIContainer: Sendable {
         components: registry.compile(for: self),
         imports: Self.imports(registry.imports, inheriting: parentSnapshot),
         loaded: registry.loaded,
-        parent: parent.map { Snapshot.Level(container: $0, snapshot: parentSnapshot!) })
+        parent: parent.map { Snapshot.Level(container: $0, snapshot: parentSnapshot!) },
+        hasAsyncComponents: registry.hasAsyncComponents)
     if let replaced = registry.current { registry.retired.append(replaced) }
     registry.current = snapshot
     if !registry.asyncReach.isEmpty { registry.asyncReach = [:] }
     published.publish(snapshot)
+    // After publishing: a verdict found on the replaced snapshot no longer holds.
+    KeptAsyncInstances.changed()
     return (snapshot, Self.reclaimSnapshots(&registry.retired))
   }
 

@@ -333,10 +333,13 @@ extension AsyncPlan {
 extension DIContainer {
   /// Whether an asynchronous request of `type` in `requestScope` (none: nil) has its
   /// graph planned before its pass: a component of its graph may need making ahead, or a
-  /// task overrides registrations (the plan goes to the task's level).
+  /// task overrides registrations (the plan goes to the task's level). Not when every
+  /// async component is made and kept (``keepsEveryAsyncInstance()``), as in a server
+  /// once its async singletons are made.
   @usableFromInline
   func plansFirst(_ type: Any.Type, in requestScope: DIRequestScope?) -> Bool {
     guard !OverrideLevels.areInUse else { return true }
+    guard !keepsEveryAsyncInstance() else { return false }
     return AsyncPlan.mayMakeAhead(
       for: DIRequest(for: type), in: self, requestScope: requestScope)
   }

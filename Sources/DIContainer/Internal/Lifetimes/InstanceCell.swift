@@ -193,6 +193,8 @@ final class InstanceCell: Sendable {
     }
     // `dropped` holds the object until the caller is done with it.
     withdrawn.awaitReaders()
+    // After the drop: a container that found this cell's instance kept finds out again.
+    KeptAsyncInstances.changed()
     return dropped
   }
 }

@@ -73,16 +73,30 @@ final class Snapshot: Sendable {
   /// Whether the container was shut down: every request fails (see
   /// ``DIContainer/shutdown()``).
   let isShutDown: Bool
+  /// The cells of the async components of this snapshot and its parents', when every one
+  /// keeps its instance in a cell of its own, strongly (a cached lifetime other than
+  /// `.weak`, `.multiton`, `.scoped` and a custom scope); nil when one does not. While each
+  /// of them keeps its instance, no asynchronous request has anything to make before its
+  /// pass (see ``DIContainer/keepsEveryAsyncInstance()``).
+  let asyncCells: [InstanceCell]?
 
+  /// - Parameter hasAsyncComponents: Whether a component may be async: the container
+  ///   registered one (``Registry/hasAsyncComponents``). When false, ``asyncCells`` are
+  ///   the parent's, with no component read.
   init(
     components: [Component], imports: [DIModuleID: Set<DIModuleID>],
-    loaded: Set<DIModuleID> = [], parent: Level? = nil, isShutDown: Bool = false
+    loaded: Set<DIModuleID> = [], parent: Level? = nil, isShutDown: Bool = false,
+    hasAsyncComponents: Bool = false
   ) {
     self.components = components
     self.imports = imports
     self.loaded = loaded
     self.isShutDown = isShutDown
     self.parent = parent
+    asyncCells =
+      hasAsyncComponents
+      ? Self.asyncCells(of: components, inheriting: parent?.snapshot.asyncCells ?? [])
+      : parent?.snapshot.asyncCells ?? []
     var provisions: [ServiceTable.Provision] = []
     provisions.reserveCapacity(components.count)
     var tagged: [(untagged: ServiceKey, component: Component)] = []
@@ -123,6 +137,19 @@ final class Snapshot: Sendable {
   }
 
   static let empty = Snapshot(components: [], imports: [:])
+
+  /// The cells of the async `components` after `inherited`, the parents' (see
+  /// ``asyncCells``): nil when one of them keeps its instances elsewhere or not at all.
+  private static func asyncCells(
+    of components: [Component], inheriting inherited: [InstanceCell]?
+  ) -> [InstanceCell]? {
+    guard var cells = inherited else { return nil }
+    for component in components where component.asyncFactory != nil {
+      guard case .cell(let cell) = component.storage, !cell.isWeak else { return nil }
+      cells.append(cell)
+    }
+    return cells
+  }
 
   // MARK: - Levels (child containers)
 

@@ -1,0 +1,140 @@
+import DIContainer
+import DITestSupport
+import Testing
+
+// An asynchronous request skips its plan while every async component its container can meet
+// keeps its instance (a server's async singletons, once made), and plans again as soon as one
+// is dropped or a registration changes what it can meet. A request that skipped its plan
+// wrongly would meet the unmade async component in its synchronous pass and build that pass
+// again: the synchronous prototype each graph builds first would run twice for one instance.
+
+/// Sync prototype, built before the async component beside it.
+private final class KATrace: Sendable {}
+
+/// Async cached component.
+private final class KAPool: Sendable {}
+
+/// A second async cached component, registered later.
+private final class KACache: Sendable {}
+
+/// Sync prototype over the trace, then the pool.
+private final class KAHandler: Sendable {
+  let trace: KATrace
+  let pool: KAPool
+  init(trace: KATrace, pool: KAPool) {
+    self.trace = trace
+    self.pool = pool
+  }
+}
+
+/// Sync prototype over the trace, then the cache.
+private final class KAReport: Sendable {
+  let trace: KATrace
+  let cache: KACache
+  init(trace: KATrace, cache: KACache) {
+    self.trace = trace
+    self.cache = cache
+  }
+}
+
+/// Registers the counted trace and the handler in `container`.
+private func registerHandler(in container: DIContainer, traces: Counter) {
+  container.register { () -> KATrace in
+    traces.next()
+    return KATrace()
+  }
+  container.register(KAHandler.init)
+}
+
+/// Registers the async pool in `container`, with `lifetime`, counting its makings.
+private func registerPool(in container: DIContainer, lifetime: DILifetime, pools: Counter) {
+  container.register { () async -> KAPool in
+    pools.next()
+    await Task.yield()
+    return KAPool()
+  }.lifetime(lifetime)
+}
+
+@Suite struct KeptAsyncInstancesTests {
+  @Test func aRequestAfterTheAsyncSingletonIsCleanedMakesItAgainBeforeItsPass() async throws {
+    let container = DIContainer()
+    let (traces, pools) = (Counter(), Counter())
+    registerHandler(in: container, traces: traces)
+    registerPool(in: container, lifetime: .perContainer(.single), pools: pools)
+
+    _ = try await container.resolveAsync() as KAHandler
+    _ = try await container.resolveAsync() as KAHandler
+    #expect((traces.value, pools.value) == (2, 1))
+
+    container.clean()
+    let handler: KAHandler = try await container.resolveAsync()
+    #expect((traces.value, pools.value) == (3, 2))
+    let scoped: KAHandler = try await container.makeScope().resolveAsync()
+    #expect(scoped.pool === handler.pool)
+    #expect(traces.value == 4)
+  }
+
+  @Test func aRequestAfterANewAsyncRegistrationMakesItBeforeItsPass() async throws {
+    let container = DIContainer()
+    let (traces, pools, caches) = (Counter(), Counter(), Counter())
+    registerHandler(in: container, traces: traces)
+    registerPool(in: container, lifetime: .perContainer(.single), pools: pools)
+    _ = try await container.resolveAsync() as KAHandler
+    _ = try await container.resolveAsync() as KAHandler
+    #expect(traces.value == 2)
+
+    container.register { () async -> KACache in
+      caches.next()
+      await Task.yield()
+      return KACache()
+    }.lifetime(.perContainer(.single))
+    container.register(KAReport.init)
+    _ = try await container.resolveAsync() as KAReport
+    #expect((traces.value, caches.value) == (3, 1))
+  }
+
+  @Test func aChildsRequestAfterItsParentIsCleanedMakesTheParentsSingletonBeforeItsPass()
+    async throws
+  {
+    let parent = DIContainer()
+    let (traces, pools) = (Counter(), Counter())
+    registerPool(in: parent, lifetime: .perContainer(.single), pools: pools)
+    let child = DIContainer(parent: parent)
+    registerHandler(in: child, traces: traces)
+    _ = try await child.resolveAsync() as KAHandler
+    _ = try await child.resolveAsync() as KAHandler
+    #expect((traces.value, pools.value) == (2, 1))
+
+    parent.clean()
+    _ = try await child.resolveAsync() as KAHandler
+    #expect((traces.value, pools.value) == (3, 2))
+  }
+
+  @Test func aWeakAsyncSingletonThatDiedIsMadeAgainBeforeThePass() async throws {
+    let container = DIContainer()
+    let (traces, pools) = (Counter(), Counter())
+    registerHandler(in: container, traces: traces)
+    registerPool(in: container, lifetime: .perContainer(.weak), pools: pools)
+    let pool = WeakBox<KAPool>()
+    do {
+      let handler: KAHandler = try await container.resolveAsync()
+      pool.object = handler.pool
+      _ = try await container.resolveAsync() as KAHandler
+    }
+    #expect(pool.object == nil)
+    _ = try await container.resolveAsync() as KAHandler
+    #expect((traces.value, pools.value) == (3, 2))
+  }
+
+  @Test func aShutDownContainersRequestFailsWithoutRunningAFactory() async throws {
+    let container = DIContainer()
+    let (traces, pools) = (Counter(), Counter())
+    registerHandler(in: container, traces: traces)
+    registerPool(in: container, lifetime: .perContainer(.single), pools: pools)
+    _ = try await container.resolveAsync() as KAHandler
+
+    await container.shutdown()
+    await #expect(throws: DIError.self) { _ = try await container.resolveAsync() as KAHandler }
+    #expect((traces.value, pools.value) == (1, 1))
+  }
+}
