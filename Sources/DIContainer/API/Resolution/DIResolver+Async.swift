@@ -116,9 +116,12 @@ extension DIContainer {
   /// Whether a parent, or its parent, has an async registration.
   @usableFromInline
   func parentsRegisterAsyncComponents() -> Bool {
-    sequence(first: self, next: \.parent).contains {
-      $0.registersAsyncComponents.load(ordering: .relaxed)
+    var level = parent
+    while let container = level {
+      if container.registersAsyncComponents.load(ordering: .relaxed) { return true }
+      level = container.parent
     }
+    return false
   }
 
   /// Resolves a `T` with runtime `arguments` (none when empty), awaiting the async
