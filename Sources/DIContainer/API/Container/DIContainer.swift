@@ -164,9 +164,10 @@ public final class DIContainer: Sendable {
     if let replaced = registry.current { registry.retired.append(replaced) }
     registry.current = snapshot
     if !registry.asyncReach.isEmpty { registry.asyncReach = [:] }
-    published.publish(snapshot)
-    // After publishing: a verdict found on the replaced snapshot no longer holds.
+    // Before publishing: a request that finds this snapshot published finds a verdict found
+    // on the replaced one outdated (see ``keepsEveryAsyncInstance()``).
     KeptAsyncInstances.changed()
+    published.publish(snapshot)
     return (snapshot, Self.reclaimSnapshots(&registry.retired))
   }
 

@@ -1,8 +1,9 @@
 import Synchronization
 
-/// What lets an asynchronous request skip its plan with two atomic loads: a container
+/// What lets an asynchronous request skip its plan with three atomic loads: a container
 /// remembers that every async component its requests can meet keeps its instance, which
-/// holds until an instance is dropped or a snapshot is replaced, anywhere in the process.
+/// holds until an instance is dropped or a snapshot is replaced, anywhere in the process,
+/// and while the container's snapshot is published (a registration withdraws it).
 ///
 /// A server registers its async clients (a database pool, say) as singletons, made at
 /// start-up or by the first requests: from then on, no request has anything to make before
@@ -11,8 +12,8 @@ import Synchronization
 enum KeptAsyncInstances {
   /// Counts the changes that can unmake a verdict: a cell dropping its instance
   /// (``InstanceCell/clear()``, ``InstanceCell/retire()``) and a container publishing a
-  /// new snapshot. Rare next to requests; one counter for the process, so that a
-  /// process-wide cell cleaned by another container counts too.
+  /// new snapshot (counted before it is published). Rare next to requests; one counter for
+  /// the process, so that a process-wide cell cleaned by another container counts too.
   private static let changes = Atomic<UInt>(0)
 
   /// Records a change, after it is made: a verdict found before it no longer holds.
@@ -38,14 +39,18 @@ extension DIContainer {
   ///
   /// Found once and remembered (``asyncInstancesVerdict``) until ``KeptAsyncInstances``
   /// counts a change; while one is not made yet, found again at each request (a lock per
-  /// async component). A verdict that a concurrent registration outdates costs nothing
-  /// but a second pass: the pass makes what it meets unmade (see ``AsyncPlan``).
+  /// async component). A registration withdraws the published snapshot, so the next
+  /// request finds out again on the one it publishes. One that a registration made during
+  /// the request outdates costs a second pass: the pass makes what it meets unmade (see
+  /// ``AsyncPlan``).
   func keepsEveryAsyncInstance() -> Bool {
     let epoch = KeptAsyncInstances.epoch
-    switch asyncInstancesVerdict.load(ordering: .acquiring) {
-    case KeptAsyncInstances.verdict(true, at: epoch): return true
-    case KeptAsyncInstances.verdict(false, at: epoch): return false
-    default: break
+    if currentlyPublished != nil {
+      switch asyncInstancesVerdict.load(ordering: .acquiring) {
+      case KeptAsyncInstances.verdict(true, at: epoch): return true
+      case KeptAsyncInstances.verdict(false, at: epoch): return false
+      default: break
+      }
     }
     let access = UnsafeSnapshotAccess.begin(self, for: ResolutionRequest.current)
     defer { access.end() }

@@ -194,7 +194,7 @@ final class InstanceCell: Sendable {
     // `dropped` holds the object until the caller is done with it.
     withdrawn.awaitReaders()
     // After the drop: a container that found this cell's instance kept finds out again.
-    KeptAsyncInstances.changed()
+    if dropped != nil { KeptAsyncInstances.changed() }
     return dropped
   }
 }
