@@ -17,9 +17,10 @@ import Synchronization
 ///   `--without-notifications` leaves a framework out, so the graph's validation fails
 ///   start-up with its report and status 1. An unknown flag or a bad value prints the usage
 ///   and exits with status 64.
-/// - `OrderServer cost [--hand] [--requests N]` runs the work of `GET /stock` without HTTP,
-///   N times, through the container or wired by hand: what `Scripts/load.sh` counts with
-///   callgrind.
+/// - `OrderServer cost [--hand] [--requests N] [--without-query]` runs the work of
+///   `GET /stock` without HTTP, N times, through the container or wired by hand: what
+///   `Scripts/load.sh` counts with callgrind. `--without-query` leaves out the handler's
+///   read of the stock, so that only the wiring's work is counted.
 ///
 /// `main` is synchronous and runs the async work on a detached task, because valgrind 3.19
 /// crashes on an async `main`.
@@ -86,10 +87,11 @@ enum OrderServerCommand {
     DISetting.Log.level = .none
     let checksum: Int
     let byHand = arguments.contains("--hand")
+    let query = !arguments.contains("--without-query")
     if byHand {
       let app = try await HandWiredApp(
         databasePath: ":memory:", tracker: ResourceTracker(), logger: Logger(label: "cost"))
-      checksum = try await CostLoop.byHand(app, requests: requests)
+      checksum = try await CostLoop.byHand(app, requests: requests, query: query)
       await app.close()
     } else {
       var config = Config()
@@ -97,7 +99,7 @@ enum OrderServerCommand {
       let container = try OrderContainer.make(config: config, tracker: ResourceTracker())
       try await OrderContainer.boot(container)
       try await OrderContainer.openDatabase(container)
-      checksum = try await CostLoop.viaContainer(container, requests: requests)
+      checksum = try await CostLoop.viaContainer(container, requests: requests, query: query)
       await container.shutdown()
     }
     print("\(requests) requests \(byHand ? "by hand" : "via the container"), checksum \(checksum)")
