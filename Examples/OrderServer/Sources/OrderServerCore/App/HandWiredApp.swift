@@ -50,12 +50,25 @@ public struct HandWiredApp: Sendable {
     -> some ApplicationProtocol
   {
     let router = Router()
-    router.get("stock") { request, context in
+    router.get("stock") { request, context -> Response in
       let info = HTTPRequestInfo(
         id: context.id, method: request.method, path: request.uri.path, logger: context.logger)
       let (handler, log) = stockHandler(for: info)
-      defer { log.close() }
-      return try await handler.list()
+      var response: Response
+      do {
+        response = try await handler.list().response(from: request, context: context)
+      } catch {
+        log.close()
+        throw error
+      }
+      // Closed once the body is written, as the container's request scope is: the two
+      // wirings differ by the container only, not by when the request's log closes.
+      let body = response.body
+      response.body = ResponseBody(contentLength: body.contentLength) { writer in
+        defer { log.close() }
+        try await body.write(writer)
+      }
+      return response
     }
     return Application(
       router: router, configuration: configuration,

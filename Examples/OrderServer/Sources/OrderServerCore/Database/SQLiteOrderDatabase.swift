@@ -6,6 +6,8 @@ import Synchronization
 /// created with its schema and seeded with the stock on first open.
 public final class SQLiteOrderDatabase: OrderDatabase {
   private let connection: SQLiteConnection
+  /// Whether ``close()`` ran: sqlite-nio crashes on a connection closed twice.
+  private let isClosed = Atomic<Bool>(false)
 
   private init(connection: SQLiteConnection) {
     self.connection = connection
@@ -115,8 +117,9 @@ public final class SQLiteOrderDatabase: OrderDatabase {
       """, Self.binds(wanted))
   }
 
-  /// Closes the connection.
+  /// Closes the connection; a second call does nothing.
   public func close() async {
+    guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
     try? await connection.close()
   }
 
