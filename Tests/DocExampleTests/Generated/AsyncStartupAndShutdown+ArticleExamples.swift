@@ -57,20 +57,20 @@ func example_AsyncStartupAndShutdown_md_L76() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:152
-func example_AsyncStartupAndShutdown_md_L152() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 153)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:156
+func example_AsyncStartupAndShutdown_md_L156() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 157)
   let made: AsyncPool = try await container.resolveAsync()   // at boot
   _ = made
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 154)
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 158)
   let pool: AsyncPool = try container.tryResolve()           // later: the cached instance
   _ = pool
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:168
-func example_AsyncStartupAndShutdown_md_L168() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 169)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:172
+func example_AsyncStartupAndShutdown_md_L172() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 173)
   container.register(MailQueue.init)
     .injection { (queue: MailQueue, pool: AsyncPool) async in await pool.close() }
     .postInit { queue in await queue.flush() }
@@ -79,9 +79,9 @@ func example_AsyncStartupAndShutdown_md_L168() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:189
-func example_AsyncStartupAndShutdown_md_L189() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 190)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:193
+func example_AsyncStartupAndShutdown_md_L193() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 194)
   final class ReportJob {
     let pool: AsyncLazy<AsyncPool>
     init(pool: AsyncLazy<AsyncPool>) { self.pool = pool }
@@ -94,9 +94,9 @@ func example_AsyncStartupAndShutdown_md_L189() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:220
-func example_AsyncStartupAndShutdown_md_L220() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 221)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:224
+func example_AsyncStartupAndShutdown_md_L224() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 225)
   container.register { () async throws -> AsyncPool in try await AsyncPool.connect() }
     .lifetime(.single)
   try await container.initializeSingletonObjectsAsync()
@@ -105,18 +105,18 @@ func example_AsyncStartupAndShutdown_md_L220() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:238
-func example_AsyncStartupAndShutdown_md_L238() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 239)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:242
+func example_AsyncStartupAndShutdown_md_L242() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 243)
   container.register { () async throws -> AsyncPool in try await AsyncPool.connect() }
     .lifetime(.perFramework(.single))
     .onClean { pool in await pool.close() }
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:267
-func example_AsyncStartupAndShutdown_md_L267() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 268)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:271
+func example_AsyncStartupAndShutdown_md_L271() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 272)
   func run(_ container: DIContainer) async throws {
     try await container.initializeSingletonObjectsAsync()
     // … serve requests until the process is asked to stop …
@@ -125,13 +125,13 @@ func example_AsyncStartupAndShutdown_md_L267() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:284
-func example_AsyncStartupAndShutdown_md_L284() async throws {
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 285)
+// From Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md:288
+func example_AsyncStartupAndShutdown_md_L288() async throws {
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 289)
   let status = try await container.withScope { scope in
     let handler: Handler = try await scope.resolveAsync()
     _ = handler
-#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 287)
+#sourceLocation(file: "Sources/DIContainer/DIContainer.docc/AsyncStartupAndShutdown.md", line: 291)
     handler.handle(request)
     return 200
   }

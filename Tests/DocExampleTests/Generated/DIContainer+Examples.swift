@@ -19,45 +19,45 @@ func example_DIContainer_swift_L6() throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Container/DIContainer.swift:41
-func example_DIContainer_swift_L41() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 42)
+// From Sources/DIContainer/API/Container/DIContainer.swift:44
+func example_DIContainer_swift_L44() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 45)
   let container = DIContainer(defaultLifetime: .objectGraph)
   _ = container
-#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 43)
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 46)
   print(container.defaultLifetime)   // objectGraph
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Container/DIContainer.swift:50
-func example_DIContainer_swift_L50() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 51)
+// From Sources/DIContainer/API/Container/DIContainer.swift:53
+func example_DIContainer_swift_L53() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 54)
   let container = DIContainer()
   _ = container
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Container/DIContainer.swift:69
-func example_DIContainer_swift_L69() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 70)
+// From Sources/DIContainer/API/Container/DIContainer.swift:72
+func example_DIContainer_swift_L72() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 73)
   let container = DIContainer(defaultLifetime: .perContainer(.single))
   _ = container
-#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 71)
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 74)
   container.register(Config.init)                        // one per container
   container.register(Request.init).lifetime(.prototype)  // its own lifetime wins
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Container/DIContainer.swift:107
-func example_DIContainer_swift_L107() throws {
-#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 108)
+// From Sources/DIContainer/API/Container/DIContainer.swift:110
+func example_DIContainer_swift_L110() throws {
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 111)
   let tenant = DIContainer(parent: container)
   _ = tenant
-#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 109)
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 112)
   tenant.register(TenantStore.init).as(Store.self)   // overrides the parent's Store here
   let store: Store = tenant.resolve()
   _ = store
-#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 111)
+#sourceLocation(file: "Sources/DIContainer/API/Container/DIContainer.swift", line: 114)
   let perTest = DIContainer(parent: container, defaultLifetime: .perContainer(.single))
   _ = perTest
 #sourceLocation()

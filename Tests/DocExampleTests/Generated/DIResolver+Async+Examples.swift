@@ -47,28 +47,28 @@ func example_DIResolver_Async_swift_L89() async throws {
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Resolution/DIResolver+Async.swift:131
-func example_DIResolver_Async_swift_L131() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 132)
+// From Sources/DIContainer/API/Resolution/DIResolver+Async.swift:134
+func example_DIResolver_Async_swift_L134() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 135)
   let pool: DatabasePool = try await container.resolveAsync(arguments: [])
   _ = pool
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Resolution/DIResolver+Async.swift:176
-func example_DIResolver_Async_swift_L176() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 177)
+// From Sources/DIContainer/API/Resolution/DIResolver+Async.swift:179
+func example_DIResolver_Async_swift_L179() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 180)
   let scope = container.makeScope()
   _ = scope
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 178)
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 181)
   let handler: Handler = try await scope.resolveAsync()
   _ = handler
 #sourceLocation()
 }
 
-// From Sources/DIContainer/API/Resolution/DIResolver+Async.swift:212
-func example_DIResolver_Async_swift_L212() async throws {
-#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 213)
+// From Sources/DIContainer/API/Resolution/DIResolver+Async.swift:215
+func example_DIResolver_Async_swift_L215() async throws {
+#sourceLocation(file: "Sources/DIContainer/API/Resolution/DIResolver+Async.swift", line: 216)
   let handler: Handler = try await scope.resolveAsync(arguments: [])
   _ = handler
 #sourceLocation()
