@@ -79,16 +79,25 @@ private func registerReport(in container: DIContainer, caches: Counter) {
   container.register(KAReport.init)
 }
 
+/// A container of the handler over an async `.perContainer(.single)` pool, after two requests:
+/// the first makes the pool, the second finds it kept and stores the verdict. Returns the
+/// pool's builder too, for a test that edits it.
+private func containerWithAVerdict() async throws -> (
+  container: DIContainer, traces: Counter, pools: Counter, pool: DIComponentBuilder<KAPool>
+) {
+  let container = DIContainer()
+  let (traces, pools) = (Counter(), Counter())
+  registerHandler(in: container, traces: traces)
+  let pool = registerPool(in: container, lifetime: .perContainer(.single), pools: pools)
+  _ = try await container.resolveAsync() as KAHandler
+  _ = try await container.resolveAsync() as KAHandler
+  #expect((traces.value, pools.value) == (2, 1))
+  return (container, traces, pools, pool)
+}
+
 @Suite struct KeptAsyncInstancesTests {
   @Test func aRequestAfterTheAsyncSingletonIsCleanedMakesItAgainBeforeItsPass() async throws {
-    let container = DIContainer()
-    let (traces, pools) = (Counter(), Counter())
-    registerHandler(in: container, traces: traces)
-    registerPool(in: container, lifetime: .perContainer(.single), pools: pools)
-
-    _ = try await container.resolveAsync() as KAHandler
-    _ = try await container.resolveAsync() as KAHandler
-    #expect((traces.value, pools.value) == (2, 1))
+    let (container, traces, pools, _) = try await containerWithAVerdict()
 
     container.clean()
     let handler: KAHandler = try await container.resolveAsync()
@@ -99,13 +108,8 @@ private func registerReport(in container: DIContainer, caches: Counter) {
   }
 
   @Test func aRequestAfterANewAsyncRegistrationMakesItBeforeItsPass() async throws {
-    let container = DIContainer()
-    let (traces, pools, caches) = (Counter(), Counter(), Counter())
-    registerHandler(in: container, traces: traces)
-    registerPool(in: container, lifetime: .perContainer(.single), pools: pools)
-    _ = try await container.resolveAsync() as KAHandler
-    _ = try await container.resolveAsync() as KAHandler
-    #expect(traces.value == 2)
+    let (container, traces, _, _) = try await containerWithAVerdict()
+    let caches = Counter()
 
     registerReport(in: container, caches: caches)
     _ = try await container.resolveAsync() as KAReport
@@ -149,12 +153,7 @@ private func registerReport(in container: DIContainer, caches: Counter) {
   func aRequestAfterTheAsyncSingletonsLifetimeChangesMakesItBeforeEachPass(
     _ lifetime: DILifetime
   ) async throws {
-    let container = DIContainer()
-    let (traces, pools) = (Counter(), Counter())
-    registerHandler(in: container, traces: traces)
-    let pool = registerPool(in: container, lifetime: .perContainer(.single), pools: pools)
-    _ = try await container.resolveAsync() as KAHandler
-    _ = try await container.resolveAsync() as KAHandler
+    let (container, traces, pools, pool) = try await containerWithAVerdict()
 
     pool.lifetime(lifetime)
     for round in 1...2 {
@@ -218,12 +217,7 @@ private func registerReport(in container: DIContainer, caches: Counter) {
   }
 
   @Test func aShutDownContainersRequestFailsWithoutRunningAFactory() async throws {
-    let container = DIContainer()
-    let (traces, pools) = (Counter(), Counter())
-    registerHandler(in: container, traces: traces)
-    registerPool(in: container, lifetime: .perContainer(.single), pools: pools)
-    _ = try await container.resolveAsync() as KAHandler
-    _ = try await container.resolveAsync() as KAHandler
+    let (container, traces, pools, _) = try await containerWithAVerdict()
 
     await container.shutdown()
     await #expect(throws: DIError.self) { _ = try await container.resolveAsync() as KAHandler }
