@@ -16,7 +16,8 @@ enum KeptAsyncInstances {
   /// the process, so that a process-wide cell cleaned by another container counts too.
   private static let changes = Atomic<UInt>(0)
 
-  /// Records a change, after it is made: a verdict found before it no longer holds.
+  /// Records a change: after a cell drops its instance, and before a container publishes a
+  /// snapshot, so that a verdict found before the change no longer matches.
   static func changed() {
     changes.wrappingAdd(1, ordering: .sequentiallyConsistent)
   }
