@@ -149,6 +149,18 @@ private func containerWithAVerdict() async throws -> (
     #expect((traces.value, caches.value) == (3, 1))
   }
 
+  @Test func aChildOfAParentWithAnAsyncPrototypeMakesItBeforeEachPass() async throws {
+    let parent = DIContainer()
+    let (traces, pools) = (Counter(), Counter())
+    registerPool(in: parent, lifetime: .prototype, pools: pools)
+    let child = DIContainer(parent: parent)
+    registerHandler(in: child, traces: traces)
+    for round in 1...3 {
+      _ = try await child.resolveAsync() as KAHandler
+      #expect((traces.value, pools.value) == (round, round))
+    }
+  }
+
   @Test(arguments: [DILifetime.prototype, .perContainer(.weak)])
   func aRequestAfterTheAsyncSingletonsLifetimeChangesMakesItBeforeEachPass(
     _ lifetime: DILifetime

@@ -93,10 +93,11 @@ final class Snapshot: Sendable {
     self.loaded = loaded
     self.isShutDown = isShutDown
     self.parent = parent
+    // The parent's list, nil when one of its async components is not in a cell; none
+    // without a parent.
+    let inherited = parent.map(\.snapshot.asyncCells) ?? []
     asyncCells =
-      hasAsyncComponents
-      ? Self.asyncCells(of: components, inheriting: parent?.snapshot.asyncCells ?? [])
-      : parent?.snapshot.asyncCells ?? []
+      hasAsyncComponents ? Self.asyncCells(of: components, inheriting: inherited) : inherited
     var provisions: [ServiceTable.Provision] = []
     provisions.reserveCapacity(components.count)
     var tagged: [(untagged: ServiceKey, component: Component)] = []
