@@ -1,5 +1,6 @@
 import DIContainer
 import DITestSupport
+import Dispatch
 import Testing
 
 // An asynchronous request skips its plan while every async component its container can meet
@@ -226,6 +227,40 @@ private func containerWithAVerdict() async throws -> (
     #expect(pool.object == nil)
     _ = try await container.resolveAsync() as KAHandler
     #expect((traces.value, pools.value) == (3, 2))
+  }
+
+  @Test(.timeLimit(.minutes(TestEnvironment.hangMinutes)))
+  func requestsRacingCleansMakeOnePoolPerCleanAndKeepTheirVerdictTrueAfterwards() async throws {
+    let (container, traces, pools, _) = try await containerWithAVerdict()
+    let (tasks, requests, cleans) = (16, TestEnvironment.rounds(200), TestEnvironment.rounds(100))
+
+    // Cleaning runs on a dispatch thread (it may wait for readers of the instance it
+    // drops), awaited without blocking a cooperative thread.
+    async let cleaning: Void = withCheckedContinuation { done in
+      DispatchQueue.global().async {
+        for _ in 0..<cleans { container.clean() }
+        done.resume()
+      }
+    }
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for _ in 0..<tasks {
+        group.addTask {
+          for _ in 0..<requests { _ = try await container.resolveAsync() as KAHandler }
+        }
+      }
+      try await group.waitForAll()
+    }
+    await cleaning
+
+    // One making per instance a clean dropped, and every request built its handler.
+    #expect(pools.value <= 1 + cleans)
+    #expect(traces.value >= 2 + tasks * requests)
+    // Settled: the next requests store a verdict again and run each factory once.
+    _ = try await container.resolveAsync() as KAHandler
+    _ = try await container.resolveAsync() as KAHandler
+    let (madeTraces, madePools) = (traces.value, pools.value)
+    _ = try await container.resolveAsync() as KAHandler
+    #expect((traces.value, pools.value) == (madeTraces + 1, madePools))
   }
 
   @Test func aShutDownContainersRequestFailsWithoutRunningAFactory() async throws {
