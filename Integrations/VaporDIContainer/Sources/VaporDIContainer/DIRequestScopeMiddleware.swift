@@ -38,7 +38,43 @@ public struct DIRequestScopeMiddleware: AsyncMiddleware {
   }
 
   /// Runs the rest of the chain with a new scope in `request.requestScope`, and closes the
-  /// scope after the response body has been written (at once, when the chain throws).
+  /// scope after the response body has been written (at once, when the chain fails).
+  ///
+  /// Vapor's responder chain calls this form. It starts no task of its own, where an
+  /// `AsyncMiddleware`'s default form runs each request on a new task and waits there for the
+  /// rest of the chain (`Examples/VaporServer/Scripts/load.sh` measures what that costs). Only
+  /// a failed request starts one, to await the scope's async `onClean` hooks.
+  ///
+  /// - Parameters:
+  ///   - request: The request, which gets the scope.
+  ///   - next: The rest of the middleware chain and the route.
+  /// - Returns: The response, which closes the scope once it has been written; or the chain's
+  ///   error, after the scope is closed (a `DIError` as a ``DIResolutionFailure``).
+  ///
+  /// ```swift
+  /// app.middleware.use(DIRequestScopeMiddleware(container: container))   // Vapor calls it
+  /// ```
+  public func respond(to request: Request, chainingTo next: any Responder)
+    -> EventLoopFuture<Response>
+  {
+    let scope = open(for: request)
+    let promise = request.eventLoop.makePromise(of: Response.self)
+    next.respond(to: request).whenComplete { result in
+      switch result {
+      case .success(let response):
+        promise.succeed(Self.keep(scope, until: response))
+      case .failure(let error):
+        promise.completeWithTask {
+          throw await Self.close(scope, failedWith: error, request: request)
+        }
+      }
+    }
+    return promise.futureResult
+  }
+
+  /// Runs the rest of the chain with a new scope in `request.requestScope`, and closes the
+  /// scope after the response body has been written (at once, when the chain throws): the
+  /// same as the form that returns a future, for a caller in async code.
   ///
   /// - Parameters:
   ///   - request: The request, which gets the scope.
@@ -48,25 +84,40 @@ public struct DIRequestScopeMiddleware: AsyncMiddleware {
   ///   ``DIResolutionFailure``.
   ///
   /// ```swift
-  /// app.middleware.use(DIRequestScopeMiddleware(container: container))   // Vapor calls it
+  /// let response = try await middleware.respond(to: request, chainingTo: responder)
   /// ```
   public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws
     -> Response
   {
+    let scope = open(for: request)
+    do {
+      return Self.keep(scope, until: try await next.respond(to: request))
+    } catch {
+      throw await Self.close(scope, failedWith: error, request: request)
+    }
+  }
+
+  /// Makes the request's scope and stores it in `request.requestScope`.
+  private func open(for request: Request) -> DIRequestScope {
     let scope = container.makeScope()
     request.requestScope = scope
-    let response: Response
-    do {
-      response = try await next.respond(to: request)
-    } catch let error as DIError {
-      await scope.closeAwaitingHooks()
-      throw DIResolutionFailure.report(error.description, resolving: Any.self, request: request)
-    } catch {
-      await scope.closeAwaitingHooks()
-      throw error
-    }
+    return scope
+  }
+
+  /// Ties `scope` to `response`: it closes when Vapor releases the written response.
+  private static func keep(_ scope: DIRequestScope, until response: Response) -> Response {
     response.storage[ScopeCloser.self] = ScopeCloser(scope: scope)
     return response
+  }
+
+  /// Closes `scope`, awaiting its hooks, and returns the error to throw for `error`: a
+  /// `DIError` reported as a ``DIResolutionFailure``, any other error as it is.
+  private static func close(
+    _ scope: DIRequestScope, failedWith error: any Error, request: Request
+  ) async -> any Error {
+    await scope.closeAwaitingHooks()
+    guard let error = error as? DIError else { return error }
+    return DIResolutionFailure.report(error.description, resolving: Any.self, request: request)
   }
 }
 

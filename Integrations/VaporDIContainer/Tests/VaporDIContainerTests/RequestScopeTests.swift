@@ -5,6 +5,9 @@ import Vapor
 import VaporDIContainer
 import VaporTesting
 
+/// Registered nowhere.
+private struct Unregistered {}
+
 @Suite struct RequestScopeTests {
   /// A container with a `.scoped` probe (numbered in creation order) whose cleaning is
   /// recorded in `log` as `clean <id>`.
@@ -52,6 +55,151 @@ import VaporTesting
       }
       let response = try await app.testing().sendRequest(.GET, "fail")
       #expect(response.status == .badRequest)
+      #expect(log.events == ["clean 1"])
+    }
+  }
+
+  @Test func aThrowingHandlerHasItsAsyncCleanHooksAwaitedBeforeItsErrorIsAnswered()
+    async throws
+  {
+    let log = EventLog()
+    try await withApp { app in
+      let container = DIContainer()
+      container.register { RequestProbe(id: 1) }
+        .lifetime(.scoped)
+        .onClean { (probe: RequestProbe) async in
+          // Slow, so that a middleware that did not await its hooks would answer first.
+          try? await Task.sleep(for: .milliseconds(200))
+          log.record("clean \(probe.id)")
+        }
+      app.use(container: container)
+      app.get("fail") { req async throws -> String in
+        let _: RequestProbe = try await req.resolve()
+        throw Abort(.badRequest, reason: "no")
+      }
+      let response = try await app.testing().sendRequest(.GET, "fail")
+      #expect(response.status == .badRequest)
+      #expect(log.events == ["clean 1"])
+    }
+  }
+
+  @Test func vaporsChainRunsTheRestOfTheChainOnTheRequestsEventLoopWithNoTaskBetween()
+    async throws
+  {
+    let log = EventLog()
+    try await withApp { app in
+      let eventLoop = app.eventLoopGroup.next()
+      let responder = [DIRequestScopeMiddleware(container: container(log: log))].makeResponder(
+        chainingTo: BasicResponder { req in
+          log.record("route on the event loop: \(req.eventLoop.inEventLoop)")
+          return req.eventLoop.makeSucceededFuture(Response(status: .ok))
+        })
+      let request = Request(application: app, on: eventLoop)
+      let response = try await eventLoop.flatSubmit { responder.respond(to: request) }.get()
+      #expect(response.status == .ok)
+      #expect(log.events == ["route on the event loop: true"])
+    }
+  }
+
+  @Test func theFutureFormAnswersOnTheRequestsEventLoopAndClosesWhenTheResponseIsReleased()
+    async throws
+  {
+    let log = EventLog()
+    try await withTwoEventLoops { requestLoop, otherLoop in
+      try await withApp { app in
+        let middleware = DIRequestScopeMiddleware(container: container(log: log))
+        let request = Request(application: app, on: requestLoop)
+        // The future keeps its response too, so both go before the scope can close.
+        var future: EventLoopFuture<Response>? = middleware.respond(
+          to: request,
+          chainingTo: BasicResponder { req in
+            otherLoop.makeCompletedFuture {
+              let probe: RequestProbe = try #require(req.requestScope).tryResolve()
+              return Response(body: .init(string: "\(probe.id)"))
+            }
+          })
+        #expect(future?.eventLoop === requestLoop)
+        var response: Response? = try await future?.get()
+        withExtendedLifetime(response) {
+          #expect(response?.body.string == "1")
+          #expect(log.events.isEmpty)
+        }
+        future = nil
+        response = nil
+        try await waitFor("clean 1", in: log)
+      }
+    }
+  }
+
+  @Test func theFutureFormAwaitsAsyncCleanHooksAndReportsADIErrorBeforeItFails()
+    async throws
+  {
+    let log = EventLog()
+    let container = DIContainer()
+    container.register { RequestProbe(id: 1) }
+      .lifetime(.scoped)
+      .onClean { (probe: RequestProbe) async in
+        // Slow, so that a middleware that did not await its hooks would fail first.
+        try? await Task.sleep(for: .milliseconds(200))
+        log.record("clean \(probe.id)")
+      }
+    try await withTwoEventLoops { requestLoop, otherLoop in
+      try await withApp { app in
+        let request = Request(application: app, on: requestLoop)
+        let future = DIRequestScopeMiddleware(container: container).respond(
+          to: request,
+          chainingTo: BasicResponder { req in
+            otherLoop.makeCompletedFuture {
+              let scope = try #require(req.requestScope)
+              let _: RequestProbe = try scope.tryResolve()
+              let _: Unregistered = try scope.tryResolve()
+              return Response()
+            }
+          })
+        let failure = await #expect(throws: DIResolutionFailure.self) { try await future.get() }
+        #expect(failure?.requestID == request.id)
+        #expect(failure?.message.contains("Unregistered") == true)
+        #expect(log.events == ["clean 1"])
+      }
+    }
+  }
+
+  @Test func theAsyncFormKeepsTheScopeOpenUntilItsResponseIsReleased() async throws {
+    let log = EventLog()
+    try await withApp { app in
+      let middleware = DIRequestScopeMiddleware(container: container(log: log))
+      let request = Request(application: app, on: app.eventLoopGroup.next())
+      var response: Response? = try await middleware.respond(
+        to: request,
+        chainingTo: AsyncBasicResponder { req in
+          let probe: RequestProbe = try await req.resolve()
+          return Response(body: .init(string: "\(probe.id)"))
+        })
+      withExtendedLifetime(response) {
+        #expect(response?.body.string == "1")
+        #expect(log.events.isEmpty)
+      }
+      response = nil
+      try await waitFor("clean 1", in: log)
+    }
+  }
+
+  @Test func theAsyncFormClosesTheScopeAndReportsADIErrorWhenTheChainThrows() async throws {
+    let log = EventLog()
+    try await withApp { app in
+      let middleware = DIRequestScopeMiddleware(container: container(log: log))
+      let request = Request(application: app, on: app.eventLoopGroup.next())
+      let failure = await #expect(throws: DIResolutionFailure.self) {
+        try await middleware.respond(
+          to: request,
+          chainingTo: AsyncBasicResponder { req in
+            let _: RequestProbe = try await req.resolve()
+            let _: Unregistered = try #require(req.requestScope).tryResolve()
+            return Response()
+          })
+      }
+      #expect(failure?.requestID == request.id)
+      #expect(failure?.message.contains("Unregistered") == true)
       #expect(log.events == ["clean 1"])
     }
   }
@@ -109,6 +257,21 @@ import VaporTesting
       try await waitFor("clean 1", in: log)
       #expect(log.events == events + ["clean 1"], sourceLocation: sourceLocation)
     }
+  }
+
+  /// Runs `body` with two event loops of a group of its own (the application's group may
+  /// have one), and shuts the group down afterwards.
+  private func withTwoEventLoops(
+    _ body: (any EventLoop, any EventLoop) async throws -> Void
+  ) async throws {
+    let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+    do {
+      try await body(group.next(), group.next())
+    } catch {
+      try? await group.shutdownGracefully()
+      throw error
+    }
+    try await group.shutdownGracefully()
   }
 
   /// Waits for `event`, failing the test (not hanging it) past a generous limit.
