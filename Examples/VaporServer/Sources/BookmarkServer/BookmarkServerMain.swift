@@ -60,25 +60,10 @@ struct BookmarkServerMain {
       MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics))
       registry = metrics
     }
-    do {
-      let app = try await Application.make(
-        Environment(name: "production", arguments: [CommandLine.arguments[0]]))
-      app.logger = logger
-      do {
-        let container = BookmarkServerApp.makeContainer(options: options, logger: logger)
-        try BookmarkServerApp.configure(
-          app, container: container, options: options, metrics: registry)
-        try await app.execute()
-      } catch {
-        logger.critical("bookmark-server stopped: \(String(reflecting: error))")
-        try? await app.asyncShutdown()
-        return 1
-      }
-      try await app.asyncShutdown()
-      return 0
-    } catch {
-      logger.critical("bookmark-server failed: \(String(reflecting: error))")
-      return 1
+    return await withApplication(
+      options: options, logger: logger, metrics: registry, name: "bookmark-server"
+    ) { app in
+      try await app.execute()
     }
   }
 
@@ -100,27 +85,39 @@ struct BookmarkServerMain {
     var logger = Logger(label: "bookmark-server")
     logger.logLevel = .warning
     DISetting.Log.level = .none
+    let options = ServerOptions(database: .sqlite(path: ":memory:"))
+    return await withApplication(options: options, logger: logger, name: "cost") { app in
+      try await app.asyncBoot()
+      let path = byHand ? "/by-hand/stats" : "/stats"
+      let bytes = try await CostLoop.run(app, path: path, requests: requests)
+      print("\(requests) requests of \(path), \(bytes) bytes")
+    }
+  }
+
+  /// Makes the application with the container of `options`, runs `body` with it, and shuts
+  /// it down; returns the exit status: 1, the error logged under `name`, when a step fails.
+  static func withApplication(
+    options: ServerOptions, logger: Logger, metrics: PrometheusCollectorRegistry? = nil,
+    name: String, _ body: (Application) async throws -> Void
+  ) async -> Int32 {
     do {
       let app = try await Application.make(
         Environment(name: "production", arguments: [CommandLine.arguments[0]]))
       app.logger = logger
       do {
-        let options = ServerOptions(database: .sqlite(path: ":memory:"))
         let container = BookmarkServerApp.makeContainer(options: options, logger: logger)
-        try BookmarkServerApp.configure(app, container: container, options: options)
-        try await app.asyncBoot()
-        let path = byHand ? "/by-hand/stats" : "/stats"
-        let bytes = try await CostLoop.run(app, path: path, requests: requests)
-        print("\(requests) requests of \(path), \(bytes) bytes")
+        try BookmarkServerApp.configure(
+          app, container: container, options: options, metrics: metrics)
+        try await body(app)
       } catch {
-        logger.critical("cost: \(String(reflecting: error))")
+        logger.critical("\(name) stopped: \(String(reflecting: error))")
         try? await app.asyncShutdown()
         return 1
       }
       try await app.asyncShutdown()
       return 0
     } catch {
-      logger.critical("cost: \(String(reflecting: error))")
+      logger.critical("\(name) failed: \(String(reflecting: error))")
       return 1
     }
   }
