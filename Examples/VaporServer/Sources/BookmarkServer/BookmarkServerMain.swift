@@ -12,9 +12,9 @@ import VaporDIContainer
 /// `bookmark-server`: reads its options (a usage error exits 64), composes the container,
 /// serves until SIGINT/SIGTERM, then stops the services and shuts the container down.
 ///
-/// `bookmark-server cost [--hand] [--requests N]` sends N (default 1000) requests of `GET /stats` (or, with
-/// `--hand`, `GET /by-hand/stats`) to the application's responder without HTTP, on an
-/// in-memory SQLite store: what `Scripts/load.sh` counts with callgrind.
+/// `bookmark-server cost [--hand] [--requests N]` sends N (default 1000) requests of
+/// `GET /stats` (or, with `--hand`, `GET /by-hand/stats`) to the application's responder
+/// without HTTP, on an in-memory SQLite store: what `Scripts/load.sh` counts with callgrind.
 ///
 /// `main` is synchronous and runs the async work on a detached task, because valgrind 3.19
 /// crashes on an async `main`.
